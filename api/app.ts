@@ -1,0 +1,60 @@
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import type { AppDeps } from './deps.js';
+import { buildOpenApi } from './http/openapi.js';
+import type { AnyRoute } from './http/route.js';
+import { parseOrThrow } from './http/validation.js';
+import { accessLog } from './middleware/access-log.js';
+import { authenticate } from './middleware/authenticate.js';
+import { errorEnvelope } from './middleware/error-envelope.js';
+import { enforceRateLimit } from './middleware/rate-limit.js';
+import { requestId } from './middleware/request-id.js';
+import { docsRoutes } from './routes/docs.routes.js';
+import { resourceRoutes } from './routes/index.js';
+
+const DEFAULT_BODY_LIMIT = '1mb';
+
+function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: route.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    encoding: 'utf-8',
+    // Let the error envelope translate parse failures (400) and oversize bodies (413).
+    onError: (error) => {
+      throw error;
+    },
+  });
+  const handle = async (ctx: Context): Promise<void> => {
+    const em = deps.orm.em.fork();
+    const auth = await authenticate({ ctx, em, deps, mode: route.auth });
+    ctx.state.auth = auth;
+    if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
+    const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : {};
+    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : {};
+    const body = route.body ? parseOrThrow(route.body, (ctx.request as { body?: unknown }).body ?? {}) : undefined;
+    const result = await route.handler({ params, query, body, em, auth, deps, ctx });
+    if (ctx.body !== undefined && result === undefined) return; // the handler answered itself
+    ctx.status = route.status ?? 200;
+    if (ctx.status !== 204) ctx.body = result;
+  };
+  const stack = route.body ? [parse, handle] : [handle];
+  router[route.method](route.path, ...stack);
+}
+
+export function createApp({ deps }: { deps: AppDeps }): Koa {
+  const app = new Koa({ proxy: true });
+  // Koa's own error printer would log bodies; errors are logged by the envelope middleware.
+  app.silent = true;
+
+  const routes: AnyRoute[] = [...resourceRoutes(), ...docsRoutes({ document: () => openApi })];
+  const openApi = buildOpenApi({ routes, serverUrl: deps.config.publicUrl });
+  const router = new Router();
+  for (const route of routes) mount(router, route, deps);
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorEnvelope(deps.logger));
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import { DomainError, type FieldError } from '../../domain/shared/errors.js';
+
+// Plunk clients know zod 3's names; zod 4 renamed a few of them.
+const CODE_ALIASES: Record<string, string> = { invalid_format: 'invalid_string' };
+
+export function toFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): FieldError[] {
+  return issues.map((issue) => {
+    const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
+    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    return {
+      field: path.join('.') || '(root)',
+      message: missing ? 'Required' : issue.message,
+      code: missing ? 'required' : (CODE_ALIASES[issue.code] ?? issue.code),
+    };
+  });
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
+    errors: toFieldErrors(result.error.issues, location),
+  });
+}

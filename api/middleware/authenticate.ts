@@ -1,0 +1,87 @@
+import type { Context } from 'koa';
+import { findSessionUser } from '../../domain/accounts/accounts.service.js';
+import { SESSION_COOKIE, readSessionToken } from '../../domain/accounts/sessions.js';
+import { authenticateApiKey, getProject, membershipRole } from '../../domain/projects/projects.service.js';
+import { DomainError, notFound } from '../../domain/shared/errors.js';
+import type { Em } from '../../domain/shared/ports.js';
+import type { AppDeps } from '../deps.js';
+import type { AuthInfo, AuthMode } from '../http/route.js';
+
+const invalidKey = (message: string): DomainError =>
+  new DomainError('INVALID_API_KEY', message, {
+    suggestion: 'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track.',
+  });
+
+function bearerOf(ctx: Context): string | undefined {
+  const header = ctx.get('Authorization');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+async function sessionUserId(ctx: Context, em: Em, deps: AppDeps): Promise<string | undefined> {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) return undefined;
+  const claims = readSessionToken({ token, secret: deps.config.secrets.JWT_SECRET });
+  if (!claims) return undefined;
+  const user = await findSessionUser({ em, userId: claims.sub, sessionVersion: claims.ver });
+  return user?.id;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Resolves who is calling and, for project-scoped routes, which project and with what role. */
+export async function authenticate({
+  ctx,
+  em,
+  deps,
+  mode,
+}: {
+  ctx: Context;
+  em: Em;
+  deps: AppDeps;
+  mode: AuthMode;
+}): Promise<AuthInfo> {
+  if (mode === 'none') return {};
+  const bearer = bearerOf(ctx);
+
+  if (bearer) {
+    const identity = await authenticateApiKey({ em, key: bearer });
+    if (!identity) throw invalidKey('Invalid API key');
+    if (identity.kind === 'public' && mode !== 'track') {
+      throw invalidKey('The public key (pk_) can only be used on POST /v1/track');
+    }
+    if (mode === 'session') {
+      throw new DomainError('UNAUTHORIZED', 'This route needs a dashboard session, not an API key', {
+        suggestion: 'Log in with POST /auth/login.',
+      });
+    }
+    const principal = { type: 'key' as const, projectId: identity.projectId, keyKind: identity.kind };
+    if (mode === 'projectPath' && ctx.params.id !== identity.projectId) throw notFound('Project');
+    if (identity.disabled && mode !== 'projectPath') {
+      throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
+    }
+    return { principal, projectId: identity.projectId, role: 'ADMIN' };
+  }
+
+  const userId = await sessionUserId(ctx, em, deps);
+  if (!userId) {
+    if (mode === 'project' || mode === 'track') throw invalidKey('Missing API key');
+    throw new DomainError('UNAUTHORIZED', 'Log in first', { suggestion: 'POST /auth/login sets the session cookie.' });
+  }
+  const principal = { type: 'session' as const, userId };
+  if (mode === 'session') return { principal };
+
+  const projectId = mode === 'projectPath' ? ctx.params.id : ctx.get('X-Project-Id');
+  if (!projectId) {
+    throw new DomainError('BAD_REQUEST', 'Name the project with the X-Project-Id header', {
+      suggestion: 'Or call this route with the project secret key.',
+    });
+  }
+  if (!UUID.test(projectId)) throw notFound('Project');
+  const role = await membershipRole({ em, userId, projectId });
+  if (mode !== 'projectPath') {
+    const project = await getProject({ em, projectId });
+    if (project.disabledAt) throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
+  }
+  return { principal, projectId, role };
+}

@@ -1,0 +1,30 @@
+import type { Context } from 'koa';
+import { DomainError } from '../../domain/shared/errors.js';
+import type { RateLimiter } from '../../domain/shared/ports.js';
+import type { AuthInfo } from '../http/route.js';
+
+/**
+ * Per project when the caller has one (the spec's 1000/min), per client address otherwise
+ * (login and sign-up), so an unauthenticated flood cannot spend a project's budget.
+ */
+export async function enforceRateLimit({
+  ctx,
+  limiter,
+  auth,
+}: {
+  ctx: Context;
+  limiter: RateLimiter;
+  auth: AuthInfo;
+}): Promise<void> {
+  const key = auth.projectId ? `project:${auth.projectId}` : `ip:${ctx.ip}`;
+  const decision = await limiter.consume(key);
+  ctx.set('RateLimit-Limit', String(decision.limit));
+  ctx.set('RateLimit-Remaining', String(decision.remaining));
+  ctx.set('RateLimit-Reset', String(decision.resetSeconds));
+  if (!decision.allowed) {
+    ctx.set('Retry-After', String(Math.max(1, decision.resetSeconds)));
+    throw new DomainError('RATE_LIMIT_EXCEEDED', 'Too many requests', {
+      suggestion: `Retry after ${Math.max(1, decision.resetSeconds)} seconds.`,
+    });
+  }
+}

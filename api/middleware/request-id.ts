@@ -1,0 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+
+const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Reuses a sane incoming X-Request-Id (so traces join up), otherwise makes one. */
+export function requestId(): Middleware {
+  return async (ctx, next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const id = SANE_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    await next();
+  };
+}

@@ -1,0 +1,178 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  logIn,
+  requestEmailVerification,
+  requestPasswordReset,
+  resetPassword,
+  signUp,
+  toUserView,
+  verifyEmail,
+} from '../../domain/accounts/accounts.service.js';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, issueSessionToken } from '../../domain/accounts/sessions.js';
+import type { AppDeps } from '../deps.js';
+import { defineRoute } from '../http/route.js';
+import { resetPasswordPage, verifyEmailPage } from './auth-pages.js';
+import {
+  emailBody,
+  loginBody,
+  okResponse,
+  resetPasswordBody,
+  signupBody,
+  tokenBody,
+  tokenQuery,
+  userView,
+} from './auth.schemas.js';
+
+/** HttpOnly, SameSite=Lax, host-only (no Domain), Secure when the public URL is https. */
+function setSessionCookie(ctx: Context, deps: AppDeps, value: string | null): void {
+  const secure = deps.config.publicUrl.startsWith('https:');
+  if (secure) ctx.cookies.secure = true;
+  ctx.cookies.set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: value ? SESSION_TTL_SECONDS * 1000 : 0,
+    overwrite: true,
+  });
+}
+
+const ok = { success: true as const };
+
+export const authRoutes = () => [
+  defineRoute({
+    method: 'post',
+    path: '/auth/signup',
+    summary: 'Create an account; a verification email follows',
+    tag: 'Accounts',
+    auth: 'none',
+    body: signupBody,
+    status: 201,
+    response: userView,
+    handler: async ({ body, em, deps, ctx }) => {
+      const user = await signUp({
+        em,
+        engine: deps.engine,
+        signupsDisabled: deps.config.disableSignups,
+        email: body.email,
+        password: body.password,
+        name: body.name,
+      });
+      setSessionCookie(ctx, deps, issueSessionToken({ userId: user.id, sessionVersion: user.sessionVersion, secret: deps.config.secrets.JWT_SECRET }));
+      return toUserView(user);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/login',
+    summary: 'Log in with email and password; sets the session cookie',
+    tag: 'Accounts',
+    auth: 'none',
+    body: loginBody,
+    response: userView,
+    handler: async ({ body, em, deps, ctx }) => {
+      const user = await logIn({ em, email: body.email, password: body.password });
+      setSessionCookie(ctx, deps, issueSessionToken({ userId: user.id, sessionVersion: user.sessionVersion, secret: deps.config.secrets.JWT_SECRET }));
+      return toUserView(user);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/logout',
+    summary: 'Clear the session cookie',
+    tag: 'Accounts',
+    auth: 'none',
+    response: okResponse,
+    handler: async ({ deps, ctx }) => {
+      setSessionCookie(ctx, deps, null);
+      return ok;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/oauth-config',
+    summary: 'OAuth providers configured on this installation',
+    tag: 'Accounts',
+    auth: 'none',
+    response: z.object({ github: z.object({ enabled: z.boolean() }), google: z.object({ enabled: z.boolean() }) }),
+    handler: async () => ({ github: { enabled: false }, google: { enabled: false } }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/verify-email',
+    summary: 'Verify the account with the token from the email link (single use)',
+    tag: 'Accounts',
+    auth: 'none',
+    body: tokenBody,
+    response: userView,
+    handler: async ({ body, em }) => toUserView(await verifyEmail({ em, token: body.token })),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/verify-email',
+    summary: 'The page an email verification link opens',
+    tag: 'Accounts',
+    auth: 'none',
+    query: tokenQuery,
+    produces: 'text/html',
+    handler: async ({ ctx }) => {
+      ctx.type = 'text/html';
+      return verifyEmailPage();
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/request-verification',
+    summary: 'Send the verification email again',
+    tag: 'Accounts',
+    auth: 'none',
+    body: emailBody,
+    status: 202,
+    response: okResponse,
+    handler: async ({ body, em, deps }) => {
+      await requestEmailVerification({ em, engine: deps.engine, email: body.email });
+      return ok;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/request-password-reset',
+    summary: 'Send a password reset email (the answer is the same for unknown addresses)',
+    tag: 'Accounts',
+    auth: 'none',
+    body: emailBody,
+    status: 202,
+    response: okResponse,
+    handler: async ({ body, em, deps }) => {
+      await requestPasswordReset({ em, engine: deps.engine, email: body.email });
+      return ok;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/auth/reset-password',
+    summary: 'Set a new password with the token from the email link (single use)',
+    tag: 'Accounts',
+    auth: 'none',
+    body: resetPasswordBody,
+    response: okResponse,
+    handler: async ({ body, em }) => {
+      await resetPassword({ em, token: body.token, password: body.password });
+      return ok;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/auth/reset-password',
+    summary: 'The page a password reset link opens',
+    tag: 'Accounts',
+    auth: 'none',
+    query: tokenQuery,
+    produces: 'text/html',
+    handler: async ({ ctx }) => {
+      ctx.type = 'text/html';
+      return resetPasswordPage();
+    },
+  }),
+];

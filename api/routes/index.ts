@@ -1,0 +1,18 @@
+import type { AnyRoute } from '../http/route.js';
+import { authRoutes } from './auth.routes.js';
+import { configRoutes } from './config.routes.js';
+import { healthRoutes } from './health.routes.js';
+import { memberRoutes } from './members.routes.js';
+import { projectRoutes } from './projects.routes.js';
+import { userRoutes } from './users.routes.js';
+
+export function resourceRoutes(): AnyRoute[] {
+  return [
+    ...healthRoutes(),
+    ...configRoutes(),
+    ...authRoutes(),
+    ...userRoutes(),
+    ...projectRoutes(),
+    ...memberRoutes(),
+  ];
+}

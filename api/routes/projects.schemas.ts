@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { PROJECT_ROLES } from '../../db/entities/project-member.entity.js';
+
+export const projectIdParams = z.object({ id: z.uuid() });
+export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
+
+export const createProjectBody = z.object({ name: z.string().trim().min(1).max(100) });
+export const updateProjectBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    settings: z.object({ trackingEnabled: z.boolean().optional() }).strict().optional(),
+  })
+  .strict();
+
+export const roleField = z.enum(PROJECT_ROLES);
+export const addMemberBody = z.object({ email: z.email().max(254), role: roleField.default('MEMBER') });
+export const changeRoleBody = z.object({ role: roleField });
+
+export const projectView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  publicKey: z.string(),
+  secretKey: z.string().describe('Masked, except in the answers of create and regenerate-keys'),
+  settings: z.object({ trackingEnabled: z.boolean() }),
+  disabled: z.boolean(),
+  role: roleField.optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const memberView = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: roleField,
+  createdAt: z.string(),
+});
+
+export const securityView = z.object({
+  projectId: z.uuid(),
+  windowDays: z.number(),
+  sent: z.number(),
+  bounced: z.number(),
+  complained: z.number(),
+  bounceRate: z.number(),
+  complaintRate: z.number(),
+  status: z.enum(['HEALTHY', 'WARNING', 'SUSPENDED']),
+  disabled: z.boolean(),
+  suspensions: z.array(z.object({ reason: z.string(), since: z.string() })),
+});
+
+export const setupStateView = z.object({
+  projectId: z.uuid(),
+  steps: z.object({ ownerEmailVerified: z.boolean(), teamInvited: z.boolean(), emailSent: z.boolean() }),
+  completed: z.boolean(),
+});

@@ -1,0 +1,18 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
+
+export const PROJECT_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+export const ProjectMember = defineEntity({
+  name: 'ProjectMember',
+  tableName: 'project_members',
+  properties: {
+    project: () => p.manyToOne(Project).primary().deleteRule('cascade'),
+    user: () => p.manyToOne(User).primary().deleteRule('cascade').index(),
+    role: p.enum([...PROJECT_ROLES]),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type ProjectMember = InferEntity<typeof ProjectMember>;

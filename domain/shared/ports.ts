@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export type Em = EntityManager;
+
+export type SystemEmailKind = 'VERIFY_EMAIL' | 'RESET_PASSWORD' | 'PROJECT_INVITATION';
+
+export interface SystemEmailRequest {
+  /** Unique per request; it names the durable workflow, so a retried start is a no-op. */
+  requestId: string;
+  kind: SystemEmailKind;
+  userId: string;
+  projectId?: string;
+}
+
+/** What the domain asks of the durable executor (implemented over Temporal). */
+export interface WorkflowEngine {
+  startSystemEmail(request: SystemEmailRequest): Promise<void>;
+  isReachable(): Promise<boolean>;
+}
+
+export interface OutgoingMessage {
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(message: OutgoingMessage): Promise<{ messageId: string }>;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+/** A fixed-window limiter shared by every API replica. */
+export interface RateLimiter {
+  consume(key: string): Promise<RateLimitDecision>;
+}

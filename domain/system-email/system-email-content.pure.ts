@@ -1,0 +1,59 @@
+import type { SystemEmailKind } from '../shared/ports.js';
+
+export interface SystemEmailContent {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function layout(paragraphs: string[], action?: { label: string; url: string }): { html: string; text: string } {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const button = action
+    ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>
+<p style="color:#666;font-size:12px">Or open this link: ${escapeHtml(action.url)}</p>`
+    : '';
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${body}\n${button}</body></html>`;
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join('\n\n');
+  return { html, text };
+}
+
+/** The account emails the service sends on its own behalf. */
+export function systemEmailContent({
+  kind,
+  link,
+  projectName,
+}: {
+  kind: SystemEmailKind;
+  link: string;
+  projectName?: string;
+}): SystemEmailContent {
+  switch (kind) {
+    case 'VERIFY_EMAIL':
+      return {
+        subject: 'Verify your email address',
+        ...layout(
+          ['Welcome! Confirm this address to finish setting up your account.', 'The link works once and expires in 24 hours.'],
+          { label: 'Verify email', url: link },
+        ),
+      };
+    case 'RESET_PASSWORD':
+      return {
+        subject: 'Reset your password',
+        ...layout(
+          ['Someone asked to reset the password of this account. If it was not you, ignore this email.', 'The link works once and expires in 1 hour.'],
+          { label: 'Choose a new password', url: link },
+        ),
+      };
+    case 'PROJECT_INVITATION':
+      return {
+        subject: `You were added to ${projectName ?? 'a project'}`,
+        ...layout([`You are now a member of the project "${projectName ?? ''}".`], {
+          label: 'Open the dashboard',
+          url: link,
+        }),
+      };
+  }
+}

@@ -1,0 +1,53 @@
+import type { Server } from 'node:http';
+import pg from 'pg';
+import { createApp } from '../api/app.js';
+import type { Orm } from '../db/orm.js';
+import { TemporalWorkflowEngine } from '../temporal/client.js';
+import type { TemporalSettings } from '../temporal/connection-options.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createPgRateLimiter } from './pg-rate-limiter.js';
+
+export interface ApiHandle {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startApi({
+  config,
+  logger,
+  orm,
+  databaseUrl,
+  temporal,
+}: {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  databaseUrl: string;
+  temporal: TemporalSettings;
+}): Promise<ApiHandle> {
+  const engine = TemporalWorkflowEngine.create(temporal);
+  const limiterPool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const rateLimiter = createPgRateLimiter({ pool: limiterPool, perMinute: config.rateLimitPerMinute });
+  const app = createApp({ deps: { config, orm, engine, rateLimiter, logger } });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    server,
+    port,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await engine.close();
+      await limiterPool.end();
+    },
+  };
+}

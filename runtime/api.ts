@@ -1,0 +1,26 @@
+// `npm run api`: the HTTP API alone, against external PostgreSQL and Temporal.
+import { migrate, openOrm } from '../db/orm.js';
+import { startApi } from './api-process.js';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { requireSetting } from './require-setting.js';
+import { onShutdown } from './shutdown.js';
+import { temporalSettings } from './temporal-settings.js';
+
+const config = await loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'api' });
+const databaseUrl = requireSetting('DATABASE_URL', config.databaseUrl);
+const orm = await openOrm({ url: databaseUrl, poolMax: config.databasePoolMax });
+await migrate(orm);
+const api = await startApi({
+  config,
+  logger,
+  orm,
+  databaseUrl,
+  temporal: temporalSettings(config, requireSetting('TEMPORAL_ADDRESS', config.temporal.address)),
+});
+logger.info({ port: api.port }, 'api listening');
+onShutdown(logger, async () => {
+  await api.close();
+  await orm.close();
+});

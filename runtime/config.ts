@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: optionalString,
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('mailwright'),
+  TEMPORAL_CLI: optionalString,
+  TEMPORAL_UI_PORT: z.coerce.number().int().min(0).max(65535).default(8233),
+  TEMPORAL_API_KEY: optionalString,
+  TEMPORAL_TLS: bool,
+  WORKFLOW_BUNDLE_PATH: optionalString,
+  SMTP_URL: optionalString,
+  SYSTEM_EMAIL_FROM: optionalString,
+  DNS_SERVERS: optionalString,
+  JWT_SECRET: optionalString,
+  ENCRYPTION_KEY: optionalString,
+  EMAIL_WEBHOOK_SECRET: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PRICE_ID: optionalString,
+  STRIPE_API_BASE: optionalString,
+  DISABLE_SIGNUPS: bool,
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
+  SEND_RATE_PER_SECOND: z.coerce.number().positive().default(50),
+  WEBHOOK_ALLOW_PRIVATE: bool,
+  DOMAIN_RECHECK_INTERVAL: z.string().default('5m'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+const SECRET_NAMES = ['JWT_SECRET', 'ENCRYPTION_KEY', 'EMAIL_WEBHOOK_SECRET'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolMax: number;
+  temporal: {
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    cli?: string;
+    uiPort: number;
+    apiKey?: string;
+    tls: boolean;
+    workflowBundlePath?: string;
+  };
+  smtpUrl?: string;
+  systemEmailFrom: string;
+  dnsServers: string[];
+  secrets: Record<SecretName, string>;
+  stripe: { secretKey?: string; webhookSecret?: string; priceId?: string; apiBase?: string };
+  disableSignups: boolean;
+  rateLimitPerMinute: number;
+  sendRatePerSecond: number;
+  webhookAllowPrivate: boolean;
+  domainRecheckInterval: string;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Secrets missing from the environment are refused in production; elsewhere they are generated
+ * once and kept under DATA_DIR so that every process sharing that directory agrees on them.
+ */
+async function resolveSecrets(env: Env, dataDir: string): Promise<Record<SecretName, string>> {
+  const missing = SECRET_NAMES.filter((name) => !env[name]);
+  if (missing.length > 0 && env.NODE_ENV === 'production') {
+    throw new ConfigError(`Missing required secrets in production: ${missing.join(', ')}`);
+  }
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Record<SecretName, string>> = {};
+  if (missing.length > 0) {
+    stored = await readFile(file, 'utf8')
+      .then((text) => JSON.parse(text) as Partial<Record<SecretName, string>>)
+      .catch(() => ({}));
+    const absent = missing.filter((name) => !stored[name]);
+    if (absent.length > 0) {
+      for (const name of absent) stored[name] = randomBytes(32).toString('base64url');
+      await mkdir(dataDir, { recursive: true });
+      await writeFile(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    }
+  }
+  const pick = (name: SecretName): string => env[name] ?? (stored[name] as string);
+  return {
+    JWT_SECRET: pick('JWT_SECRET'),
+    ENCRYPTION_KEY: pick('ENCRYPTION_KEY'),
+    EMAIL_WEBHOOK_SECRET: pick('EMAIL_WEBHOOK_SECRET'),
+  };
+}
+
+export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const env = parseEnv(source);
+  const dataDir = path.resolve(env.DATA_DIR);
+  const secrets = await resolveSecrets(env, dataDir);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      cli: env.TEMPORAL_CLI,
+      uiPort: env.TEMPORAL_UI_PORT,
+      apiKey: env.TEMPORAL_API_KEY,
+      tls: env.TEMPORAL_TLS,
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
+    },
+    smtpUrl: env.SMTP_URL,
+    systemEmailFrom: env.SYSTEM_EMAIL_FROM ?? `no-reply@${new URL(publicUrl).hostname}`,
+    dnsServers: env.DNS_SERVERS ? env.DNS_SERVERS.split(',').map((s) => s.trim()) : [],
+    secrets,
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      priceId: env.STRIPE_PRICE_ID,
+      apiBase: env.STRIPE_API_BASE,
+    },
+    disableSignups: env.DISABLE_SIGNUPS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    sendRatePerSecond: env.SEND_RATE_PER_SECOND,
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
+    logLevel: env.LOG_LEVEL,
+  };
+}

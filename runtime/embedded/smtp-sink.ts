@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMessage {
+  id: string;
+  from: string;
+  to: string[];
+  raw: Buffer;
+  receivedAt: Date;
+}
+
+export interface SmtpSinkHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** An error with `responseCode` makes the server answer with that SMTP code (e.g. 451). */
+export type SmtpDataHandler = (message: ReceivedMessage) => Promise<void> | void;
+
+/**
+ * A real SMTP server that accepts every message (any credentials, no TLS) and hands it over
+ * whole. `npm start` uses it as the local mail sink; the tests use it to read what was sent.
+ */
+export async function startSmtpSink({
+  port = 0,
+  host = '127.0.0.1',
+  mailDir,
+  onMessage,
+}: {
+  port?: number;
+  host?: string;
+  mailDir?: string;
+  onMessage?: SmtpDataHandler;
+}): Promise<SmtpSinkHandle> {
+  if (mailDir) await mkdir(mailDir, { recursive: true });
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    size: 60 * 1024 * 1024,
+    onAuth: (_auth, _session, callback) => callback(null, { user: 'sink' }),
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const message: ReceivedMessage = {
+          id: randomUUID(),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+          receivedAt: new Date(),
+        };
+        const persist = mailDir
+          ? writeFile(
+              path.join(mailDir, `${message.receivedAt.toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`),
+              message.raw,
+            )
+          : Promise.resolve();
+        persist
+          .then(() => onMessage?.(message))
+          .then(() => callback(), (error: Error) => callback(error));
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `smtp://${host}:${boundPort}`,
+    port: boundPort,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

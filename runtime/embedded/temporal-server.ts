@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { freePort, waitForPort } from './free-port.js';
+import { recordPid, stopStaleProcess, waitForExit } from './process-guard.js';
+
+export interface TemporalDevServerHandle {
+  address: string;
+  uiUrl?: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export const PROJECT_ID_SEARCH_ATTRIBUTE = 'ProjectId';
+
+export async function startTemporalDevServer({
+  cli,
+  dataDir,
+  uiPort,
+  headless = false,
+  log,
+}: {
+  cli: string;
+  dataDir: string;
+  uiPort?: number;
+  headless?: boolean;
+  log: (line: string) => void;
+}): Promise<TemporalDevServerHandle> {
+  const dir = path.join(dataDir, 'temporal');
+  await mkdir(dir, { recursive: true });
+  const pidFile = path.join(dir, 'server.pid');
+  await stopStaleProcess(pidFile);
+
+  const port = await freePort();
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(dir, 'temporal.db'),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'error',
+    '--search-attribute',
+    `${PROJECT_ID_SEARCH_ATTRIBUTE}=Keyword`,
+  ];
+  if (headless) args.push('--headless');
+  else args.push('--ui-port', String(uiPort ?? port + 1000));
+
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (!child.pid) throw new Error(`Could not start ${cli}`);
+  await recordPid(pidFile, child.pid);
+
+  const ready = waitForPort(port, '127.0.0.1', 60_000);
+  const failed = exited.then((code) => {
+    throw new Error(`temporal server start-dev exited with ${code}: ${stderr}`);
+  });
+  await Promise.race([ready, failed]);
+  failed.catch(() => undefined);
+
+  const uiUrl = headless ? undefined : `http://localhost:${uiPort ?? port + 1000}`;
+  if (uiUrl) await waitForPort(uiPort ?? port + 1000, '127.0.0.1', 30_000).catch(() => undefined);
+
+  const pid = child.pid;
+  return {
+    address: `127.0.0.1:${port}`,
+    uiUrl,
+    pid,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        if (!(await waitForExit(pid, 15_000))) child.kill('SIGKILL');
+        await exited;
+      }
+      await stopStaleProcess(pidFile);
+      log('temporal dev server stopped');
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { ConfigError } from './config.js';
+
+export function requireSetting(name: string, value: string | undefined): string {
+  if (!value) {
+    throw new ConfigError(
+      `${name} is required here. \`npm start\` runs everything on embedded defaults; ` +
+        '`npm run api` and `npm run worker` need external services.',
+    );
+  }
+  return value;
+}

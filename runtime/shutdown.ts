@@ -1,0 +1,44 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { Logger } from './logger.js';
+
+/**
+ * The process owns its signals: Temporal's own handlers are turned off so that shutdown runs in
+ * our order (stop taking requests, drain the worker, then stop the servers it depends on).
+ */
+export function installTemporalRuntime(): void {
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+}
+
+export function onShutdown(
+  logger: Logger,
+  steps: () => Promise<void>,
+  { watchParent = false }: { watchParent?: boolean } = {},
+): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    steps()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  if (watchParent) {
+    // `npm start` runs us under `sh -c`, and dash does not pass a SIGTERM sent to npm on to us.
+    // When our parent goes away we stop too, so the embedded servers never outlive the command.
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('parent exited');
+    }, 500).unref();
+  }
+}

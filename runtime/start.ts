@@ -1,0 +1,81 @@
+// `npm start`: the whole service in one process. Unset URLs get embedded defaults: PostgreSQL
+// under DATA_DIR, the Temporal dev server (SQLite under DATA_DIR, UI on :8233) and an SMTP sink
+// that keeps every message as an .eml file under DATA_DIR/mail.
+import path from 'node:path';
+import { migrate, openOrm } from '../db/orm.js';
+import { startApi } from './api-process.js';
+import { loadConfig } from './config.js';
+import { startEmbeddedPostgres } from './embedded/postgres.js';
+import { startSmtpSink } from './embedded/smtp-sink.js';
+import { findOrBuildTemporalCli } from './embedded/temporal-cli.js';
+import { startTemporalDevServer } from './embedded/temporal-server.js';
+import { printWelcome, rememberFirstAccount } from './first-run.js';
+import { createLogger } from './logger.js';
+import { installTemporalRuntime, onShutdown } from './shutdown.js';
+import { temporalSettings } from './temporal-settings.js';
+import { startWorker } from './worker-process.js';
+
+installTemporalRuntime();
+const config = await loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'mailwright' });
+const say = (line: string): void => console.log(line);
+const stops: (() => Promise<void>)[] = [];
+const stopAll = async (): Promise<void> => {
+  for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+};
+onShutdown(logger, stopAll, { watchParent: true });
+
+try {
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    say(`Starting embedded PostgreSQL (data in ${path.join(config.dataDir, 'postgres')})...`);
+    const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, log: say });
+    stops.push(postgres.stop);
+    databaseUrl = postgres.url;
+  }
+
+  let temporalAddress = config.temporal.address;
+  let temporalUiUrl: string | undefined;
+  if (!temporalAddress) {
+    const cli = await findOrBuildTemporalCli({ configured: config.temporal.cli, log: say });
+    say('Starting the Temporal dev server...');
+    const temporal = await startTemporalDevServer({ cli, dataDir: config.dataDir, uiPort: config.temporal.uiPort, log: say });
+    stops.push(temporal.stop);
+    temporalAddress = temporal.address;
+    temporalUiUrl = temporal.uiUrl;
+  }
+
+  let smtpUrl = config.smtpUrl;
+  let mailDir: string | undefined;
+  if (!smtpUrl) {
+    mailDir = path.join(config.dataDir, 'mail');
+    const sink = await startSmtpSink({ mailDir });
+    stops.push(sink.stop);
+    smtpUrl = sink.url;
+  }
+
+  const orm = await openOrm({ url: databaseUrl, poolMax: config.databasePoolMax });
+  stops.push(() => orm.close());
+  await migrate(orm);
+  const account = await rememberFirstAccount({ orm, dataDir: config.dataDir });
+
+  const temporal = temporalSettings(config, temporalAddress);
+  const worker = await startWorker({ config, logger, orm, temporal, smtpUrl });
+  stops.push(worker.close);
+  const api = await startApi({ config, logger, orm, databaseUrl, temporal });
+  stops.push(api.close);
+
+  printWelcome({
+    say,
+    apiUrl: config.publicUrl,
+    temporalUiUrl,
+    temporalAddress,
+    mailDir,
+    account,
+  });
+} catch (error) {
+  logger.fatal({ err: error }, 'start failed');
+  console.error(error instanceof Error ? error.message : error);
+  await stopAll();
+  process.exit(1);
+}

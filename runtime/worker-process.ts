@@ -1,0 +1,47 @@
+import type { Orm } from '../db/orm.js';
+import type { TemporalSettings } from '../temporal/connection-options.js';
+import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createSmtpMailer } from './smtp-mailer.js';
+
+export interface WorkerHandle {
+  /** Resolves when the worker has stopped. */
+  done: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWorker({
+  config,
+  logger,
+  orm,
+  temporal,
+  smtpUrl,
+}: {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  temporal: TemporalSettings;
+  smtpUrl: string;
+}): Promise<WorkerHandle> {
+  await ensureSearchAttributes(temporal);
+  const mailer = createSmtpMailer({ url: smtpUrl });
+  const { worker, connection } = await createWorker({
+    settings: temporal,
+    workflowBundlePath: config.temporal.workflowBundlePath,
+    deps: { orm, mailer, publicUrl: config.publicUrl, systemEmailFrom: config.systemEmailFrom },
+  });
+  const done = worker.run().finally(async () => {
+    mailer.close();
+    await connection.close();
+  });
+  done.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
+  logger.info({ taskQueue: temporal.taskQueue }, 'worker running');
+  return {
+    done,
+    close: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Orm } from '../../db/orm.js';
+import type { Mailer } from '../../domain/shared/ports.js';
+import { createSystemEmailActivities } from './system-email.activities.js';
+
+export interface ActivityDeps {
+  orm: Orm;
+  mailer: Mailer;
+  publicUrl: string;
+  systemEmailFrom: string;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createSystemEmailActivities({
+      orm: deps.orm,
+      mailer: deps.mailer,
+      publicUrl: deps.publicUrl,
+      from: deps.systemEmailFrom,
+    }),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

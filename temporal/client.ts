@@ -1,0 +1,62 @@
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { SystemEmailRequest, WorkflowEngine } from '../domain/shared/ports.js';
+import { connectionOptions, type TemporalSettings } from './connection-options.js';
+import { PROJECT_ID } from './shared/search-attributes.js';
+import { systemEmailWorkflowId } from './shared/workflow-ids.js';
+import type { sendSystemEmail } from './workflows/index.js';
+
+/** The WorkflowEngine port over Temporal. Starts are idempotent by workflow id. */
+export class TemporalWorkflowEngine implements WorkflowEngine {
+  private constructor(
+    private readonly connection: Connection,
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  static create(settings: TemporalSettings): TemporalWorkflowEngine {
+    // Lazy: the API starts (and answers /health) even while Temporal is still coming up.
+    const connection = Connection.lazy(connectionOptions(settings));
+    const client = new Client({ connection, namespace: settings.namespace });
+    return new TemporalWorkflowEngine(connection, client, settings.taskQueue);
+  }
+
+  private async start<A extends unknown[]>(
+    workflow: string,
+    { workflowId, args, projectId }: { workflowId: string; args: A; projectId?: string },
+  ): Promise<void> {
+    try {
+      await this.client.workflow.start(workflow, {
+        taskQueue: this.taskQueue,
+        workflowId,
+        args,
+        typedSearchAttributes: projectId ? [{ key: PROJECT_ID, value: projectId }] : undefined,
+      });
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+      throw error;
+    }
+  }
+
+  async startSystemEmail(request: SystemEmailRequest): Promise<void> {
+    await this.start<Parameters<typeof sendSystemEmail>>('sendSystemEmail', {
+      workflowId: systemEmailWorkflowId(request.requestId),
+      args: [request],
+      projectId: request.projectId,
+    });
+  }
+
+  async isReachable(): Promise<boolean> {
+    try {
+      await this.connection.withDeadline(Date.now() + 3000, () =>
+        this.connection.workflowService.getSystemInfo({}),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

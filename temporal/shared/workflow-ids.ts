@@ -1,0 +1,2 @@
+// Deterministic workflow ids: a retried start with the same id is rejected, never doubled.
+export const systemEmailWorkflowId = (requestId: string): string => `system-email-${requestId}`;

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities/index.js';
+import { connectionOptions, type TemporalSettings } from './connection-options.js';
+import { PROJECT_ID } from './shared/search-attributes.js';
+
+export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+/**
+ * The dev server registers ProjectId at launch; a self-hosted or Cloud namespace may not have
+ * it yet, and a start that names an unknown attribute is refused, so make sure it exists.
+ */
+export async function ensureSearchAttributes(settings: TemporalSettings): Promise<void> {
+  const connection = await Connection.connect(connectionOptions(settings));
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({
+      namespace: settings.namespace,
+    });
+    if (customAttributes && PROJECT_ID.name in customAttributes) return;
+    await connection.operatorService.addSearchAttributes({
+      namespace: settings.namespace,
+      searchAttributes: {
+        [PROJECT_ID.name]: proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      },
+    });
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function createWorker({
+  settings,
+  deps,
+  workflowBundlePath,
+}: {
+  settings: TemporalSettings;
+  deps: ActivityDeps;
+  workflowBundlePath?: string;
+}): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect(connectionOptions(settings));
+  const worker = await Worker.create({
+    connection,
+    namespace: settings.namespace,
+    taskQueue: settings.taskQueue,
+    activities: createActivities(deps),
+    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath }),
+  });
+  return { worker, connection };
+}

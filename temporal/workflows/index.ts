@@ -1,0 +1,1 @@
+export { sendSystemEmail } from './send-system-email.workflow.js';
