@@ -32,7 +32,9 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : {};
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : {};
-    const body = route.body ? parseOrThrow(route.body, (ctx.request as { body?: unknown }).body ?? {}) : undefined;
+    const body = route.body
+      ? parseOrThrow(route.body, (ctx.request as { body?: unknown }).body ?? {})
+      : undefined;
     const result = await route.handler({ params, query, body, em, auth, deps, ctx });
     if (ctx.body !== undefined && result === undefined) return; // the handler answered itself
     ctx.status = route.status ?? 200;

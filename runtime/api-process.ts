@@ -29,7 +29,10 @@ export async function startApi({
 }): Promise<ApiHandle> {
   const engine = TemporalWorkflowEngine.create(temporal);
   const limiterPool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const rateLimiter = createPgRateLimiter({ pool: limiterPool, perMinute: config.rateLimitPerMinute });
+  const rateLimiter = createPgRateLimiter({
+    pool: limiterPool,
+    perMinute: config.rateLimitPerMinute,
+  });
   const app = createApp({ deps: { config, orm, engine, rateLimiter, logger } });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

@@ -67,9 +67,14 @@ export function printWelcome({
       `  Project:      ${account.projectId}`,
     );
     if (account.keysStillValid) {
-      lines.push(`  Public key:   ${account.keys.publicKey}`, `  Secret key:   ${account.keys.secretKey}`);
+      lines.push(
+        `  Public key:   ${account.keys.publicKey}`,
+        `  Secret key:   ${account.keys.secretKey}`,
+      );
     } else {
-      lines.push('  Keys:         rotated since the first start; the new secret key was shown once.');
+      lines.push(
+        '  Keys:         rotated since the first start; the new secret key was shown once.',
+      );
     }
   }
   lines.push('', 'Press Ctrl-C to stop.', '');

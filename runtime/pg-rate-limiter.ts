@@ -3,7 +3,13 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitDecision, RateLimiter } from '../domain/shared/ports.js';
 
 /** Fixed one-minute windows counted in PostgreSQL (table `rate_limits`), so replicas share them. */
-export function createPgRateLimiter({ pool, perMinute }: { pool: pg.Pool; perMinute: number }): RateLimiter {
+export function createPgRateLimiter({
+  pool,
+  perMinute,
+}: {
+  pool: pg.Pool;
+  perMinute: number;
+}): RateLimiter {
   const limiter = new RateLimiterPostgres({
     storeClient: pool,
     storeType: 'pool',

@@ -21,7 +21,8 @@ const logger = createLogger({ level: config.logLevel, name: 'mailwright' });
 const say = (line: string): void => console.log(line);
 const stops: (() => Promise<void>)[] = [];
 const stopAll = async (): Promise<void> => {
-  for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+  for (const stop of stops.reverse())
+    await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
 };
 onShutdown(logger, stopAll, { watchParent: true });
 
@@ -39,7 +40,12 @@ try {
   if (!temporalAddress) {
     const cli = await findOrBuildTemporalCli({ configured: config.temporal.cli, log: say });
     say('Starting the Temporal dev server...');
-    const temporal = await startTemporalDevServer({ cli, dataDir: config.dataDir, uiPort: config.temporal.uiPort, log: say });
+    const temporal = await startTemporalDevServer({
+      cli,
+      dataDir: config.dataDir,
+      uiPort: config.temporal.uiPort,
+      log: say,
+    });
     stops.push(temporal.stop);
     temporalAddress = temporal.address;
     temporalUiUrl = temporal.uiUrl;

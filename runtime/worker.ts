@@ -10,7 +10,10 @@ import { startWorker } from './worker-process.js';
 installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
-const orm = await openOrm({ url: requireSetting('DATABASE_URL', config.databaseUrl), poolMax: config.databasePoolMax });
+const orm = await openOrm({
+  url: requireSetting('DATABASE_URL', config.databaseUrl),
+  poolMax: config.databasePoolMax,
+});
 const worker = await startWorker({
   config,
   logger,

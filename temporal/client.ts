@@ -28,6 +28,8 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
       await this.client.workflow.start(workflow, {
         taskQueue: this.taskQueue,
         workflowId,
+        // A finished run keeps its id: a retried start is a no-op, never a second run.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args,
         typedSearchAttributes: projectId ? [{ key: PROJECT_ID, value: projectId }] : undefined,
       });

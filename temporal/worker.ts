@@ -45,7 +45,9 @@ export async function createWorker({
     namespace: settings.namespace,
     taskQueue: settings.taskQueue,
     activities: createActivities(deps),
-    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath }),
+    ...(workflowBundlePath
+      ? { workflowBundle: { codePath: workflowBundlePath } }
+      : { workflowsPath }),
   });
   return { worker, connection };
 }

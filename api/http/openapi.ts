@@ -14,7 +14,10 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 
 function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query'): unknown[] {
   if (!schema) return [];
-  const object = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const object = jsonSchema(schema) as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
     in: location,
@@ -48,7 +51,11 @@ const ERROR_ENVELOPE: JsonSchema = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } },
+            properties: {
+              field: { type: 'string' },
+              message: { type: 'string' },
+              code: { type: 'string' },
+            },
           },
         },
         suggestion: { type: 'string' },
@@ -71,7 +78,9 @@ export function buildOpenApi({ routes, serverUrl }: { routes: AnyRoute[]; server
           ? { description: 'No content' }
           : {
               description: 'OK',
-              content: { 'application/json': { schema: route.response ? jsonSchema(route.response) : {} } },
+              content: {
+                'application/json': { schema: route.response ? jsonSchema(route.response) : {} },
+              },
             };
     const operation: Record<string, unknown> = {
       operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -81,11 +90,17 @@ export function buildOpenApi({ routes, serverUrl }: { routes: AnyRoute[]; server
       parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
       responses: {
         [status]: success,
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        default: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(route.body) } },
+      };
     }
     paths[path] = { ...paths[path], [route.method]: operation };
   }
@@ -102,7 +117,11 @@ export function buildOpenApi({ routes, serverUrl }: { routes: AnyRoute[]; server
       schemas: { Error: ERROR_ENVELOPE },
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key (sk_...)' },
-        publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key (pk_...), POST /v1/track only' },
+        publicKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Project public key (pk_...), POST /v1/track only',
+        },
         session: { type: 'apiKey', in: 'cookie', name: 'mw_session' },
         projectHeader: { type: 'apiKey', in: 'header', name: 'X-Project-Id' },
       },

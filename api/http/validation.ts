@@ -7,7 +7,8 @@ const CODE_ALIASES: Record<string, string> = { invalid_format: 'invalid_string' 
 export function toFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): FieldError[] {
   return issues.map((issue) => {
     const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
-    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    const missing =
+      issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
     return {
       field: path.join('.') || '(root)',
       message: missing ? 'Required' : issue.message,
@@ -16,7 +17,11 @@ export function toFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): Fiel
   });
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location?: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  location?: string,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new DomainError('VALIDATION_ERROR', 'Validation failed', {

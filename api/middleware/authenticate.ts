@@ -1,7 +1,11 @@
 import type { Context } from 'koa';
 import { findSessionUser } from '../../domain/accounts/accounts.service.js';
 import { SESSION_COOKIE, readSessionToken } from '../../domain/accounts/sessions.js';
-import { authenticateApiKey, getProject, membershipRole } from '../../domain/projects/projects.service.js';
+import {
+  authenticateApiKey,
+  getProject,
+  membershipRole,
+} from '../../domain/projects/projects.service.js';
 import { DomainError, notFound } from '../../domain/shared/errors.js';
 import type { Em } from '../../domain/shared/ports.js';
 import type { AppDeps } from '../deps.js';
@@ -9,7 +13,8 @@ import type { AuthInfo, AuthMode } from '../http/route.js';
 
 const invalidKey = (message: string): DomainError =>
   new DomainError('INVALID_API_KEY', message, {
-    suggestion: 'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track.',
+    suggestion:
+      'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track.',
   });
 
 function bearerOf(ctx: Context): string | undefined {
@@ -51,11 +56,19 @@ export async function authenticate({
       throw invalidKey('The public key (pk_) can only be used on POST /v1/track');
     }
     if (mode === 'session') {
-      throw new DomainError('UNAUTHORIZED', 'This route needs a dashboard session, not an API key', {
-        suggestion: 'Log in with POST /auth/login.',
-      });
+      throw new DomainError(
+        'UNAUTHORIZED',
+        'This route needs a dashboard session, not an API key',
+        {
+          suggestion: 'Log in with POST /auth/login.',
+        },
+      );
     }
-    const principal = { type: 'key' as const, projectId: identity.projectId, keyKind: identity.kind };
+    const principal = {
+      type: 'key' as const,
+      projectId: identity.projectId,
+      keyKind: identity.kind,
+    };
     if (mode === 'projectPath' && ctx.params.id !== identity.projectId) throw notFound('Project');
     if (identity.disabled && mode !== 'projectPath') {
       throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
@@ -66,7 +79,9 @@ export async function authenticate({
   const userId = await sessionUserId(ctx, em, deps);
   if (!userId) {
     if (mode === 'project' || mode === 'track') throw invalidKey('Missing API key');
-    throw new DomainError('UNAUTHORIZED', 'Log in first', { suggestion: 'POST /auth/login sets the session cookie.' });
+    throw new DomainError('UNAUTHORIZED', 'Log in first', {
+      suggestion: 'POST /auth/login sets the session cookie.',
+    });
   }
   const principal = { type: 'session' as const, userId };
   if (mode === 'session') return { principal };

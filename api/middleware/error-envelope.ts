@@ -39,11 +39,24 @@ export interface ErrorBody {
 
 export function sendError(
   ctx: Context,
-  { status, code, message, errors, suggestion }: { status: number; code: string; message: string; errors?: FieldError[]; suggestion?: string },
+  {
+    status,
+    code,
+    message,
+    errors,
+    suggestion,
+  }: { status: number; code: string; message: string; errors?: FieldError[]; suggestion?: string },
 ): void {
   const body: ErrorBody = {
     success: false,
-    error: { code, message, statusCode: status, requestId: String(ctx.state.requestId ?? ''), errors, suggestion },
+    error: {
+      code,
+      message,
+      statusCode: status,
+      requestId: String(ctx.state.requestId ?? ''),
+      errors,
+      suggestion,
+    },
     timestamp: new Date().toISOString(),
   };
   ctx.status = status;
@@ -64,7 +77,11 @@ export function errorEnvelope(logger: Logger): Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        sendError(ctx, { status: 404, code: 'NOT_FOUND', message: `No route for ${ctx.method} ${ctx.path}` });
+        sendError(ctx, {
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `No route for ${ctx.method} ${ctx.path}`,
+        });
       }
     } catch (error) {
       if (error instanceof DomainError) {
@@ -89,15 +106,30 @@ export function errorEnvelope(logger: Logger): Middleware {
         return;
       }
       if (status === 400 || http.type === 'entity.parse.failed') {
-        sendError(ctx, { status: 400, code: 'BAD_REQUEST', message: 'The request body is not valid JSON' });
+        sendError(ctx, {
+          status: 400,
+          code: 'BAD_REQUEST',
+          message: 'The request body is not valid JSON',
+        });
         return;
       }
       if (status === 415) {
-        sendError(ctx, { status: 415, code: 'BAD_REQUEST', message: 'Unsupported content type; send JSON' });
+        sendError(ctx, {
+          status: 415,
+          code: 'BAD_REQUEST',
+          message: 'Unsupported content type; send JSON',
+        });
         return;
       }
-      logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
-      sendError(ctx, { status: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' });
+      logger.error(
+        { err: error, requestId: ctx.state.requestId, path: ctx.path },
+        'unhandled error',
+      );
+      sendError(ctx, {
+        status: 500,
+        code: 'INTERNAL_ERROR',
+        message: 'Something went wrong on our side',
+      });
     }
   };
 }

@@ -21,7 +21,11 @@ document.querySelector('form').addEventListener('submit', async (e) => {
 });`;
 
 export const verifyEmailPage = (): string =>
-  page('Verify your email', '<form><button type="submit">Verify my email</button></form>', submit('/auth/verify-email', ''));
+  page(
+    'Verify your email',
+    '<form><button type="submit">Verify my email</button></form>',
+    submit('/auth/verify-email', ''),
+  );
 
 export const resetPasswordPage = (): string =>
   page(

@@ -9,7 +9,11 @@ import {
   toUserView,
   verifyEmail,
 } from '../../domain/accounts/accounts.service.js';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, issueSessionToken } from '../../domain/accounts/sessions.js';
+import {
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  issueSessionToken,
+} from '../../domain/accounts/sessions.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { resetPasswordPage, verifyEmailPage } from './auth-pages.js';
@@ -59,7 +63,15 @@ export const authRoutes = () => [
         password: body.password,
         name: body.name,
       });
-      setSessionCookie(ctx, deps, issueSessionToken({ userId: user.id, sessionVersion: user.sessionVersion, secret: deps.config.secrets.JWT_SECRET }));
+      setSessionCookie(
+        ctx,
+        deps,
+        issueSessionToken({
+          userId: user.id,
+          sessionVersion: user.sessionVersion,
+          secret: deps.config.secrets.JWT_SECRET,
+        }),
+      );
       return toUserView(user);
     },
   }),
@@ -73,7 +85,15 @@ export const authRoutes = () => [
     response: userView,
     handler: async ({ body, em, deps, ctx }) => {
       const user = await logIn({ em, email: body.email, password: body.password });
-      setSessionCookie(ctx, deps, issueSessionToken({ userId: user.id, sessionVersion: user.sessionVersion, secret: deps.config.secrets.JWT_SECRET }));
+      setSessionCookie(
+        ctx,
+        deps,
+        issueSessionToken({
+          userId: user.id,
+          sessionVersion: user.sessionVersion,
+          secret: deps.config.secrets.JWT_SECRET,
+        }),
+      );
       return toUserView(user);
     },
   }),
@@ -95,7 +115,10 @@ export const authRoutes = () => [
     summary: 'OAuth providers configured on this installation',
     tag: 'Accounts',
     auth: 'none',
-    response: z.object({ github: z.object({ enabled: z.boolean() }), google: z.object({ enabled: z.boolean() }) }),
+    response: z.object({
+      github: z.object({ enabled: z.boolean() }),
+      google: z.object({ enabled: z.boolean() }),
+    }),
     handler: async () => ({ github: { enabled: false }, google: { enabled: false } }),
   }),
   defineRoute({

@@ -12,7 +12,10 @@ export const signupBody = z.object({
 export const loginBody = z.object({ email: emailField, password: z.string().min(1).max(256) });
 export const tokenBody = z.object({ token: z.string().min(10).max(200) });
 export const emailBody = z.object({ email: emailField });
-export const resetPasswordBody = z.object({ token: z.string().min(10).max(200), password: passwordField });
+export const resetPasswordBody = z.object({
+  token: z.string().min(10).max(200),
+  password: passwordField,
+});
 export const tokenQuery = z.object({ token: z.string().max(200).optional() });
 
 export const userView = z.object({

@@ -21,13 +21,20 @@ export const healthRoutes = () => [
     tag: 'Operations',
     auth: 'none',
     rateLimit: false,
-    response: z.object({ status: z.literal('ready'), checks: z.object({ database: z.boolean(), temporal: z.boolean() }) }),
+    response: z.object({
+      status: z.literal('ready'),
+      checks: z.object({ database: z.boolean(), temporal: z.boolean() }),
+    }),
     handler: async ({ em, deps }) => {
       const readiness = await checkReadiness({ em, engine: deps.engine });
       if (!readiness.ready) {
         const down = Object.entries(readiness.checks).filter(([, ok]) => !ok);
         throw new DomainError('SERVICE_UNAVAILABLE', 'Not ready', {
-          errors: down.map(([name]) => ({ field: name, message: `${name} is unreachable`, code: 'unreachable' })),
+          errors: down.map(([name]) => ({
+            field: name,
+            message: `${name} is unreachable`,
+            code: 'unreachable',
+          })),
         });
       }
       return { status: 'ready', checks: readiness.checks };

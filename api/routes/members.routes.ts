@@ -1,8 +1,20 @@
 import { z } from 'zod';
-import { addMember, changeMemberRole, listMembers, removeMember, type Actor } from '../../domain/projects/members.service.js';
+import {
+  addMember,
+  changeMemberRole,
+  listMembers,
+  removeMember,
+  type Actor,
+} from '../../domain/projects/members.service.js';
 import type { AuthInfo } from '../http/route.js';
 import { defineRoute } from '../http/route.js';
-import { addMemberBody, changeRoleBody, memberParams, memberView, projectIdParams } from './projects.schemas.js';
+import {
+  addMemberBody,
+  changeRoleBody,
+  memberParams,
+  memberView,
+  projectIdParams,
+} from './projects.schemas.js';
 
 const actorOf = (auth: AuthInfo): Actor => ({
   userId: auth.principal?.type === 'session' ? auth.principal.userId : undefined,
@@ -31,7 +43,14 @@ export const memberRoutes = () => [
     status: 201,
     response: memberView,
     handler: async ({ em, deps, auth, params, body }) =>
-      addMember({ em, engine: deps.engine, projectId: params.id, actor: actorOf(auth), email: body.email, role: body.role }),
+      addMember({
+        em,
+        engine: deps.engine,
+        projectId: params.id,
+        actor: actorOf(auth),
+        email: body.email,
+        role: body.role,
+      }),
   }),
   defineRoute({
     method: 'patch',
@@ -43,7 +62,13 @@ export const memberRoutes = () => [
     body: changeRoleBody,
     response: memberView,
     handler: async ({ em, auth, params, body }) =>
-      changeMemberRole({ em, projectId: params.id, actor: actorOf(auth), userId: params.userId, role: body.role }),
+      changeMemberRole({
+        em,
+        projectId: params.id,
+        actor: actorOf(auth),
+        userId: params.userId,
+        role: body.role,
+      }),
   }),
   defineRoute({
     method: 'delete',

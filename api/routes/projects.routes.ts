@@ -47,7 +47,11 @@ export const projectRoutes = () => [
     status: 201,
     response: withKeys,
     handler: async ({ em, auth, body }) => {
-      const { project, keys } = await createProject({ em, owner: sessionUserId(auth), name: body.name });
+      const { project, keys } = await createProject({
+        em,
+        owner: sessionUserId(auth),
+        name: body.name,
+      });
       return { ...toProjectView(project, 'OWNER'), ...keys };
     },
   }),
@@ -62,7 +66,12 @@ export const projectRoutes = () => [
     response: projectView,
     handler: async ({ em, auth, params, body }) => {
       requireRole(roleOf(auth), 'ADMIN', 'change project settings');
-      const project = await updateProject({ em, projectId: params.id, name: body.name, settings: body.settings });
+      const project = await updateProject({
+        em,
+        projectId: params.id,
+        name: body.name,
+        settings: body.settings,
+      });
       return toProjectView(project, auth.role);
     },
   }),
@@ -93,7 +102,8 @@ export const projectRoutes = () => [
   defineRoute({
     method: 'post',
     path: '/users/@me/projects/:id/reset',
-    summary: "Wipe the project's data (contacts, events, emails...), keeping keys and members (OWNER)",
+    summary:
+      "Wipe the project's data (contacts, events, emails...), keeping keys and members (OWNER)",
     tag: 'Projects',
     auth: 'projectPath',
     params: projectIdParams,

@@ -13,7 +13,10 @@ export const updateProjectBody = z
   .strict();
 
 export const roleField = z.enum(PROJECT_ROLES);
-export const addMemberBody = z.object({ email: z.email().max(254), role: roleField.default('MEMBER') });
+export const addMemberBody = z.object({
+  email: z.email().max(254),
+  role: roleField.default('MEMBER'),
+});
 export const changeRoleBody = z.object({ role: roleField });
 
 export const projectView = z.object({
@@ -51,6 +54,10 @@ export const securityView = z.object({
 
 export const setupStateView = z.object({
   projectId: z.uuid(),
-  steps: z.object({ ownerEmailVerified: z.boolean(), teamInvited: z.boolean(), emailSent: z.boolean() }),
+  steps: z.object({
+    ownerEmailVerified: z.boolean(),
+    teamInvited: z.boolean(),
+    emailSent: z.boolean(),
+  }),
   completed: z.boolean(),
 });

@@ -9,7 +9,10 @@ export const AuthToken = defineEntity({
   name: 'AuthToken',
   tableName: 'auth_tokens',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
     purpose: p.enum([...AUTH_TOKEN_PURPOSES]),
     // Only the SHA-256 of the token is kept; the token itself lives in the email link.

@@ -19,7 +19,10 @@ export const Email = defineEntity({
   tableName: 'emails',
   indexes: [{ properties: ['project', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     project: () => p.manyToOne(Project).deleteRule('cascade'),
     toAddress: p.string().columnType('text'),
     subject: p.string().columnType('text'),

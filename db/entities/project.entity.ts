@@ -9,7 +9,10 @@ export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     name: p.string().columnType('text'),
     // The public key is public by design and stored as is.
     publicKey: p.string().columnType('text').unique(),

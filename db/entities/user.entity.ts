@@ -5,7 +5,10 @@ export const User = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     email: p.string().columnType('text').unique(),
     passwordHash: p.string().columnType('text').hidden(),
     name: p.string().columnType('text').nullable(),

@@ -112,9 +112,10 @@ export async function verifyEmail({ em, token }: { em: Em; token: string }): Pro
   const userId = await consumeAuthToken({ em, token, purpose: 'VERIFY_EMAIL' });
   await em
     .getConnection()
-    .execute('UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = ?', [
-      userId,
-    ]);
+    .execute(
+      'UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = ?',
+      [userId],
+    );
   return em.findOneOrFail(User, { id: userId });
 }
 
@@ -143,13 +144,11 @@ export async function resetPassword({
 }): Promise<void> {
   const userId = await consumeAuthToken({ em, token, purpose: 'RESET_PASSWORD' });
   // A reset also proves the address, and ends every session issued before it.
-  await em
-    .getConnection()
-    .execute(
-      `UPDATE users SET password_hash = ?, session_version = session_version + 1,
+  await em.getConnection().execute(
+    `UPDATE users SET password_hash = ?, session_version = session_version + 1,
          email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = ?`,
-      [await hashPassword(password), userId],
-    );
+    [await hashPassword(password), userId],
+  );
 }
 
 export async function getUser({ em, userId }: { em: Em; userId: string }): Promise<User> {

@@ -53,14 +53,12 @@ export async function consumeAuthToken({
   token: string;
   purpose: AuthTokenPurpose;
 }): Promise<string> {
-  const rows = await em
-    .getConnection()
-    .execute<{ user_id: string }[]>(
-      `UPDATE auth_tokens SET used_at = now()
+  const rows = await em.getConnection().execute<{ user_id: string }[]>(
+    `UPDATE auth_tokens SET used_at = now()
         WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > now()
         RETURNING user_id`,
-      [sha256(token), purpose],
-    );
+    [sha256(token), purpose],
+  );
   const userId = rows[0]?.user_id;
   if (!userId) {
     throw new DomainError('BAD_REQUEST', 'This link is invalid, expired or already used', {

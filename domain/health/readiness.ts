@@ -5,7 +5,13 @@ export interface Readiness {
   checks: { database: boolean; temporal: boolean };
 }
 
-export async function checkReadiness({ em, engine }: { em: Em; engine: WorkflowEngine }): Promise<Readiness> {
+export async function checkReadiness({
+  em,
+  engine,
+}: {
+  em: Em;
+  engine: WorkflowEngine;
+}): Promise<Readiness> {
   const [database, temporal] = await Promise.all([
     em
       .getConnection()

@@ -31,7 +31,13 @@ export interface Actor {
   role: ProjectRole;
 }
 
-export async function listMembers({ em, projectId }: { em: Em; projectId: string }): Promise<MemberView[]> {
+export async function listMembers({
+  em,
+  projectId,
+}: {
+  em: Em;
+  projectId: string;
+}): Promise<MemberView[]> {
   const members = await em.find(
     ProjectMember,
     { project: projectId },
@@ -41,7 +47,11 @@ export async function listMembers({ em, projectId }: { em: Em; projectId: string
 }
 
 async function findMember(em: Em, projectId: string, userId: string): Promise<ProjectMember> {
-  const member = await em.findOne(ProjectMember, { project: projectId, user: userId }, { populate: ['user'] });
+  const member = await em.findOne(
+    ProjectMember,
+    { project: projectId, user: userId },
+    { populate: ['user'] },
+  );
   if (!member) throw notFound('Member');
   return member;
 }

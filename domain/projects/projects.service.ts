@@ -79,7 +79,13 @@ export async function listProjectsOfUser({
   return memberships.map((m) => toProjectView(m.project as Project, m.role));
 }
 
-export async function getProject({ em, projectId }: { em: Em; projectId: string }): Promise<Project> {
+export async function getProject({
+  em,
+  projectId,
+}: {
+  em: Em;
+  projectId: string;
+}): Promise<Project> {
   const project = await em.findOne(Project, { id: projectId });
   if (!project) throw notFound('Project');
   return project;
@@ -123,18 +129,35 @@ export async function regenerateKeys({
 /** Tables holding a project's data (not its identity, keys or members), wiped by a reset. */
 const PROJECT_DATA_TABLES = ['emails'];
 
-export async function resetProject({ em, projectId }: { em: Em; projectId: string }): Promise<void> {
+export async function resetProject({
+  em,
+  projectId,
+}: {
+  em: Em;
+  projectId: string;
+}): Promise<void> {
   await getProject({ em, projectId });
   await em.transactional(async (tx) => {
     for (const table of PROJECT_DATA_TABLES) {
       await tx
         .getConnection()
-        .execute(`DELETE FROM ${table} WHERE project_id = ?`, [projectId], 'run', tx.getTransactionContext());
+        .execute(
+          `DELETE FROM ${table} WHERE project_id = ?`,
+          [projectId],
+          'run',
+          tx.getTransactionContext(),
+        );
     }
   });
 }
 
-export async function deleteProject({ em, projectId }: { em: Em; projectId: string }): Promise<void> {
+export async function deleteProject({
+  em,
+  projectId,
+}: {
+  em: Em;
+  projectId: string;
+}): Promise<void> {
   const project = await getProject({ em, projectId });
   // Foreign keys cascade from projects to every project-owned row.
   await em.removeAndFlush(project);
@@ -186,7 +209,9 @@ export async function membershipRole({
 
 export function requireRole(role: ProjectRole, required: ProjectRole, action: string): void {
   if (!roleAtLeast(role, required)) {
-    throw forbidden(`Only ${required === 'OWNER' ? 'an OWNER' : 'an OWNER or ADMIN'} can ${action}`);
+    throw forbidden(
+      `Only ${required === 'OWNER' ? 'an OWNER' : 'an OWNER or ADMIN'} can ${action}`,
+    );
   }
 }
 

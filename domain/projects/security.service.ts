@@ -28,14 +28,16 @@ export async function projectSecurity({
   projectId: string;
 }): Promise<SecurityView> {
   const project = await getProject({ em, projectId });
-  const [row] = await em.getConnection().execute<{ sent: string; bounced: string; complained: string }[]>(
-    `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL) AS sent,
+  const [row] = await em
+    .getConnection()
+    .execute<{ sent: string; bounced: string; complained: string }[]>(
+      `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL) AS sent,
             count(*) FILTER (WHERE bounced_at IS NOT NULL) AS bounced,
             count(*) FILTER (WHERE complained_at IS NOT NULL) AS complained
        FROM emails
       WHERE project_id = ? AND created_at > now() - make_interval(days => ?)`,
-    [projectId, SECURITY_WINDOW_DAYS],
-  );
+      [projectId, SECURITY_WINDOW_DAYS],
+    );
   const sent = Number(row?.sent ?? 0);
   const bounced = Number(row?.bounced ?? 0);
   const complained = Number(row?.complained ?? 0);

@@ -1,4 +1,5 @@
-import { ProjectMember, User } from '../../db/entities/index.js';
+import type { User } from '../../db/entities/index.js';
+import { ProjectMember } from '../../db/entities/index.js';
 import type { Em } from '../shared/ports.js';
 import { getProject } from './projects.service.js';
 
@@ -21,7 +22,11 @@ export async function projectSetupState({
   projectId: string;
 }): Promise<SetupState> {
   await getProject({ em, projectId });
-  const owners = await em.find(ProjectMember, { project: projectId, role: 'OWNER' }, { populate: ['user'] });
+  const owners = await em.find(
+    ProjectMember,
+    { project: projectId, role: 'OWNER' },
+    { populate: ['user'] },
+  );
   const memberCount = await em.count(ProjectMember, { project: projectId });
   const [sent] = await em
     .getConnection()

@@ -40,7 +40,8 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} not found`);
+export const notFound = (what: string): DomainError =>
+  new DomainError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message: string): DomainError => new DomainError('FORBIDDEN', message);
 export const conflict = (message: string, suggestion?: string): DomainError =>
   new DomainError('CONFLICT', message, { suggestion });

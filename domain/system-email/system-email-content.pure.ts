@@ -6,10 +6,12 @@ export interface SystemEmailContent {
   text: string;
 }
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function layout(paragraphs: string[], action?: { label: string; url: string }): { html: string; text: string } {
+function layout(
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): { html: string; text: string } {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   const button = action
     ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>
@@ -35,7 +37,10 @@ export function systemEmailContent({
       return {
         subject: 'Verify your email address',
         ...layout(
-          ['Welcome! Confirm this address to finish setting up your account.', 'The link works once and expires in 24 hours.'],
+          [
+            'Welcome! Confirm this address to finish setting up your account.',
+            'The link works once and expires in 24 hours.',
+          ],
           { label: 'Verify email', url: link },
         ),
       };
@@ -43,7 +48,10 @@ export function systemEmailContent({
       return {
         subject: 'Reset your password',
         ...layout(
-          ['Someone asked to reset the password of this account. If it was not you, ignore this email.', 'The link works once and expires in 1 hour.'],
+          [
+            'Someone asked to reset the password of this account. If it was not you, ignore this email.',
+            'The link works once and expires in 1 hour.',
+          ],
           { label: 'Choose a new password', url: link },
         ),
       };

@@ -38,7 +38,9 @@ export async function deliverSystemEmail({
       break;
     }
     case 'PROJECT_INVITATION': {
-      const project = request.projectId ? await em.findOne(Project, { id: request.projectId }) : null;
+      const project = request.projectId
+        ? await em.findOne(Project, { id: request.projectId })
+        : null;
       if (!project) return { skipped: 'project no longer exists' };
       projectName = project.name;
       link = `${publicUrl}/docs`;

@@ -55,13 +55,19 @@ export async function startSmtpSink({
         };
         const persist = mailDir
           ? writeFile(
-              path.join(mailDir, `${message.receivedAt.toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`),
+              path.join(
+                mailDir,
+                `${message.receivedAt.toISOString().replace(/[:.]/g, '-')}-${message.id}.eml`,
+              ),
               message.raw,
             )
           : Promise.resolve();
         persist
           .then(() => onMessage?.(message))
-          .then(() => callback(), (error: Error) => callback(error));
+          .then(
+            () => callback(),
+            (error: Error) => callback(error),
+          );
       });
     },
   });

@@ -25,7 +25,9 @@ export function cachedCliDir(): string {
 }
 
 async function goInstall(dir: string, log: (line: string) => void): Promise<string> {
-  const go = onPath('go') ?? ((await isExecutable('/usr/local/go/bin/go')) ? '/usr/local/go/bin/go' : undefined);
+  const go =
+    onPath('go') ??
+    ((await isExecutable('/usr/local/go/bin/go')) ? '/usr/local/go/bin/go' : undefined);
   if (!go) {
     throw new Error(
       'The Temporal CLI was not found (TEMPORAL_CLI, `temporal` on PATH, or a cached build) and Go is ' +

@@ -1,0 +1,84 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+// Every route this issue implements. A route added without documentation fails here.
+const IMPLEMENTED = [
+  'GET /health',
+  'GET /ready',
+  'GET /config',
+  'GET /openapi.json',
+  'GET /docs',
+  'POST /auth/login',
+  'POST /auth/signup',
+  'GET /auth/logout',
+  'GET /auth/oauth-config',
+  'POST /auth/verify-email',
+  'POST /auth/request-verification',
+  'POST /auth/request-password-reset',
+  'POST /auth/reset-password',
+  'GET /users/@me',
+  'GET /users/@me/projects',
+  'POST /users/@me/projects',
+  'PATCH /users/@me/projects/{id}',
+  'POST /users/@me/projects/{id}/regenerate-keys',
+  'GET /users/@me/projects/{id}/security',
+  'POST /users/@me/projects/{id}/reset',
+  'DELETE /users/@me/projects/{id}',
+  'GET /projects/{id}/setup-state',
+  'GET /projects/{id}/security',
+  'GET /projects/{id}/members',
+  'POST /projects/{id}/members',
+  'PATCH /projects/{id}/members/{userId}',
+  'DELETE /projects/{id}/members/{userId}',
+];
+
+describe('OpenAPI document and reference page', () => {
+  it('is a valid OpenAPI 3.1 document listing every implemented route', async () => {
+    const res = await stack.api.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+
+    const listed = Object.entries(
+      res.body.paths as Record<string, Record<string, unknown>>,
+    ).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+    for (const route of IMPLEMENTED) expect(listed, route).toContain(route);
+  });
+
+  it('documents request bodies from the validation schemas', async () => {
+    const doc = (await stack.api.get('/openapi.json')).body;
+    const signup = doc.paths['/auth/signup'].post.requestBody.content['application/json'].schema;
+    expect(signup.required).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(signup.properties.password.minLength).toBe(8);
+    const members = doc.paths['/projects/{id}/members/{userId}'].patch;
+    expect(members.parameters.map((p: { name: string }) => p.name)).toEqual(['id', 'userId']);
+  });
+
+  it('renders /docs from local assets only', async () => {
+    const page = await stack.api.get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source.startsWith('/'), source).toBe(true);
+      const asset = await stack.api.get(source);
+      expect(asset.status, source).toBe(200);
+      expect(asset.text.length).toBeGreaterThan(100);
+    }
+    expect(page.text).toContain('/openapi.json');
+  });
+});

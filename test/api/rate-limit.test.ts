@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProject, signUp } from '../helpers/factories.js';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+const LIMIT = 7;
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('rate limit per project', () => {
+  it(`lets ${LIMIT} requests through and answers request ${LIMIT + 1} with 429 and Retry-After`, async () => {
+    // Sign-up and project creation count against the client address, not the project.
+    const owner = await signUp(stack.api);
+    const project = await createProject(stack.api, owner);
+    const path = `/projects/${project.id}/setup-state`;
+
+    for (let i = 1; i <= LIMIT; i += 1) {
+      const res = await stack.api.get(path, { key: project.secretKey });
+      expect(res.status, `request ${i}`).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe(String(LIMIT));
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(LIMIT - i));
+    }
+    const limited = await stack.api.get(path, { key: project.secretKey });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+
+    // The budget is the project's, whatever the credential: a member's session shares it.
+    const bySession = await stack.api.get(path, { cookie: owner.cookie });
+    expect(bySession.status).toBe(429);
+
+    // Another project is not affected.
+    const other = await createProject(stack.api, await signUp(stack.api));
+    expect(
+      (await stack.api.get(`/projects/${other.id}/setup-state`, { key: other.secretKey })).status,
+    ).toBe(200);
+  });
+
+  it('does not count health probes', async () => {
+    for (let i = 0; i < LIMIT + 3; i += 1)
+      expect((await stack.api.get('/health')).status).toBe(200);
+  });
+});

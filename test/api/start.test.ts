@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../runtime/embedded/free-port.js';
+import { createClient, sessionCookieOf } from '../helpers/http.js';
+import { ROOT } from '../helpers/processes.js';
+
+// `npm start` exactly as a user runs it, twice on one DATA_DIR.
+let dataDir: string;
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function npmStart(env: Record<string, string>) {
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await waitUntil(
+    () => output.includes('Press Ctrl-C to stop.') || child.exitCode !== null,
+    240_000,
+    'npm start',
+  );
+  if (!output.includes('Press Ctrl-C to stop.')) throw new Error(`npm start failed:\n${output}`);
+  const field = (label: string): string => {
+    const match = new RegExp(`${label}:\\s+(\\S+)`).exec(output);
+    if (!match?.[1]) throw new Error(`No ${label} in:\n${output}`);
+    return match[1];
+  };
+  const login = /Login:\s+(\S+) \/ (\S+)/.exec(output);
+  return {
+    child,
+    exited,
+    output: () => output,
+    apiUrl: field('API'),
+    docsUrl: field('API docs'),
+    uiUrl: field('Temporal UI'),
+    email: login?.[1] as string,
+    password: login?.[2] as string,
+    projectId: field('Project'),
+    publicKey: field('Public key'),
+    secretKey: field('Secret key'),
+  };
+}
+
+async function childPids(dir: string): Promise<number[]> {
+  const postgres = await readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8');
+  const temporal = await readFile(path.join(dir, 'temporal', 'server.pid'), 'utf8');
+  return [Number(postgres.split('\n')[0]), Number(temporal.split('\n')[0])];
+}
+
+describe('npm start', () => {
+  it('runs the whole service on embedded defaults, keeps its data and stops cleanly', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'mailwright-start-'));
+    await chmod(dataDir, 0o755);
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      DATABASE_URL: '',
+      TEMPORAL_ADDRESS: '',
+      SMTP_URL: '',
+      LOG_LEVEL: 'warn',
+    };
+
+    const first = await npmStart(env);
+    expect(first.docsUrl).toBe(`${first.apiUrl}/docs`);
+    expect(first.secretKey).toMatch(/^sk_/);
+    expect(first.publicKey).toMatch(/^pk_/);
+    const api = createClient(first.apiUrl);
+    expect((await api.get('/health')).status).toBe(200);
+    expect((await api.get('/ready')).status).toBe(200);
+    expect((await api.get('/docs')).status).toBe(200);
+    const ui = await fetch(first.uiUrl);
+    expect(ui.status).toBe(200);
+    const login = await api.post('/auth/login', {
+      body: { email: first.email, password: first.password },
+    });
+    expect(login.status).toBe(200);
+    expect(
+      (await api.get(`/projects/${first.projectId}/setup-state`, { key: first.secretKey })).status,
+    ).toBe(200);
+
+    // A sign-up's verification email lands in the sink as an .eml file.
+    await api.post('/auth/signup', {
+      body: { email: 'sink-check@example.com', password: 'long enough pw' },
+    });
+    const mailDir = path.join(dataDir, 'mail');
+    await waitUntil(
+      async () =>
+        (await import('node:fs/promises')).readdir(mailDir).then(
+          (f) => f.length > 0,
+          () => false,
+        ),
+      30_000,
+      'an .eml file in the mail sink',
+    );
+
+    // SIGTERM to npm itself: the service notices and stops everything it started.
+    const pids = await childPids(dataDir);
+    expect(pids.every(isAlive)).toBe(true);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    await waitUntil(
+      () => pids.every((pid) => !isAlive(pid)),
+      30_000,
+      'postgres and temporal to stop',
+    );
+
+    const second = await npmStart(env);
+    expect(second.email).toBe(first.email);
+    expect(second.secretKey).toBe(first.secretKey);
+    const again = createClient(second.apiUrl);
+    const relogin = await again.post('/auth/login', {
+      body: { email: first.email, password: first.password },
+    });
+    expect(relogin.status).toBe(200);
+    expect((await again.get('/users/@me', { cookie: sessionCookieOf(relogin) })).status).toBe(200);
+    expect(
+      (await again.get(`/projects/${first.projectId}/setup-state`, { key: first.secretKey }))
+        .status,
+    ).toBe(200);
+    // Data from the first run is still there: the sign-up's account exists.
+    expect(
+      (
+        await again.post('/auth/signup', {
+          body: { email: 'sink-check@example.com', password: 'long enough pw' },
+        })
+      ).status,
+    ).toBe(409);
+
+    // Ctrl-C: SIGINT to the whole process group, as a terminal sends it.
+    const secondPids = await childPids(dataDir);
+    process.kill(-(second.child.pid as number), 'SIGINT');
+    await second.exited;
+    await waitUntil(
+      () => secondPids.every((pid) => !isAlive(pid)),
+      30_000,
+      'postgres and temporal to stop',
+    );
+  }, 600_000);
+});

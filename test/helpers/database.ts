@@ -1,0 +1,13 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** Direct SQL for arranging rows no HTTP route creates yet; assertions still go through HTTP. */
+export async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('stack').databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,68 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import type { TestProject } from 'vitest/node';
+import { migrate, openOrm } from '../../db/orm.js';
+import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
+import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
+import { startTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
+import { workflowsPath } from '../../temporal/worker.js';
+
+export interface SharedStack {
+  dataDir: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalCli: string;
+  workflowBundlePath: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: SharedStack;
+  }
+}
+
+const log = (line: string): void => console.log(`[setup] ${line}`);
+
+/**
+ * One PostgreSQL and one Temporal dev server for the whole run, each on a free port in a fresh
+ * directory. Nothing is skipped when a part is missing: the setup brings it up or fails loudly.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'mailwright-test-'));
+  await chmod(dataDir, 0o755);
+  const stops: (() => Promise<void>)[] = [];
+
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    const postgres = await startEmbeddedPostgres({ dataDir, log });
+    stops.push(postgres.stop);
+    databaseUrl = postgres.url;
+  }
+  const orm = await openOrm({ url: databaseUrl });
+  await migrate(orm);
+  await orm.close();
+
+  const temporalCli = await findOrBuildTemporalCli({ configured: process.env.TEMPORAL_CLI, log });
+  const temporal = await startTemporalDevServer({ cli: temporalCli, dataDir, headless: true, log });
+  stops.push(temporal.stop);
+
+  // Bundled once here; every worker the tests start loads it instead of running webpack again.
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
+  await writeFile(workflowBundlePath, code);
+
+  project.provide('stack', {
+    dataDir,
+    databaseUrl,
+    temporalAddress: temporal.address,
+    temporalCli,
+    workflowBundlePath,
+  });
+
+  return async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

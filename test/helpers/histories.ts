@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+import { ROOT } from './processes.js';
+
+export const HISTORIES_DIR = path.join(ROOT, 'test/replay/histories');
+
+/**
+ * Keeps the history of a finished run as the replay fixture of its workflow: written when none
+ * is committed yet, or when UPDATE_HISTORIES=1 (after an intended, versioned workflow change).
+ * The CLI writes the same JSON that the Temporal UI downloads, which the replayer reads.
+ */
+export async function keepHistory(name: string, workflowId: string): Promise<void> {
+  const file = path.join(HISTORIES_DIR, `${name}.json`);
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists && process.env.UPDATE_HISTORIES !== '1') return;
+  const stack = inject('stack');
+  const { stdout } = await promisify(execFile)(
+    stack.temporalCli,
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      workflowId,
+      '--address',
+      stack.temporalAddress,
+      '--output',
+      'json',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  await mkdir(HISTORIES_DIR, { recursive: true });
+  await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 2)}\n`);
+}

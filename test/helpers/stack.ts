@@ -1,0 +1,75 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { freePort } from '../../runtime/embedded/free-port.js';
+import { createClient, type Client } from './http.js';
+import { runEntryPoint, type RunningProcess } from './processes.js';
+import { startSmtpCapture, type SmtpCapture } from './smtp-capture.js';
+
+export interface TestStack {
+  api: Client;
+  smtp: SmtpCapture;
+  env: Record<string, string>;
+  apiProcess: RunningProcess;
+  worker: () => RunningProcess | undefined;
+  startWorker: () => Promise<RunningProcess>;
+  stopWorker: (signal?: NodeJS.Signals) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The API and the worker of one test file, started as child processes from the entry points
+ * users run, against the run's PostgreSQL and Temporal, with an SMTP server of the file's own.
+ * Each file gets its own task queue, so its workflows never reach another file's worker.
+ */
+export async function startStack({
+  env: extra = {},
+}: { env?: Record<string, string> } = {}): Promise<TestStack> {
+  const shared = inject('stack');
+  const smtp = await startSmtpCapture();
+  const port = await freePort();
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: shared.dataDir,
+    DATABASE_URL: shared.databaseUrl,
+    DATABASE_POOL_MAX: '5',
+    TEMPORAL_ADDRESS: shared.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    WORKFLOW_BUNDLE_PATH: shared.workflowBundlePath,
+    SMTP_URL: smtp.url,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+    EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
+    ...extra,
+  };
+
+  const apiProcess = runEntryPoint('runtime/api.ts', env);
+  let worker: RunningProcess | undefined;
+  const startWorker = async (): Promise<RunningProcess> => {
+    const started = runEntryPoint('runtime/worker.ts', env);
+    worker = started;
+    await started.waitForOutput(/"msg":"worker running"/, 90_000);
+    return started;
+  };
+  await Promise.all([apiProcess.waitForOutput(/"msg":"api listening"/, 90_000), startWorker()]);
+
+  return {
+    api: createClient(env.PUBLIC_URL as string),
+    smtp,
+    env,
+    apiProcess,
+    worker: () => worker,
+    startWorker,
+    stopWorker: async (signal) => {
+      await worker?.stop(signal);
+      worker = undefined;
+    },
+    stop: async () => {
+      await Promise.all([apiProcess.stop(), worker?.stop()]);
+      await smtp.stop();
+    },
+  };
+}

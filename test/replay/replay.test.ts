@@ -1,0 +1,27 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, it, inject } from 'vitest';
+import { HISTORIES_DIR } from '../helpers/histories.js';
+
+// Every workflow has a committed history; replaying it against today's code catches a change
+// that would break runs already in flight.
+const WORKFLOWS = ['send-system-email'];
+
+describe('replay of committed histories', () => {
+  it('has a history for every workflow', async () => {
+    const files = (await readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json'));
+    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...WORKFLOWS].sort());
+  });
+
+  for (const name of WORKFLOWS) {
+    it(`replays ${name} deterministically`, async () => {
+      const history = JSON.parse(await readFile(path.join(HISTORIES_DIR, `${name}.json`), 'utf8'));
+      await Worker.runReplayHistory(
+        { workflowBundle: { codePath: inject('stack').workflowBundlePath } },
+        history,
+        name,
+      );
+    });
+  }
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    pool: 'forks',
+    // Each API test file runs its own API and worker processes; two files at a time fit 2 cores.
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    reporters: ['default'],
+  },
+});
