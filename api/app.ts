@@ -45,7 +45,7 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
 }
 
 export function createApp({ deps }: { deps: AppDeps }): Koa {
-  const app = new Koa({ proxy: true });
+  const app = new Koa({ proxy: deps.config.trustProxy });
   // Koa's own error printer would log bodies; errors are logged by the envelope middleware.
   app.silent = true;
 

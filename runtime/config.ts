@@ -16,6 +16,8 @@ const optionalString = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
+  // Behind a reverse proxy: take the client address from X-Forwarded-For (for per-address limits).
+  TRUST_PROXY: bool,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./.data'),
@@ -55,6 +57,7 @@ type SecretName = (typeof SECRET_NAMES)[number];
 export interface Config {
   env: Env['NODE_ENV'];
   host: string;
+  trustProxy: boolean;
   port: number;
   publicUrl: string;
   dataDir: string;
@@ -132,6 +135,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
   return {
     env: env.NODE_ENV,
     host: env.HOST,
+    trustProxy: env.TRUST_PROXY,
     port: env.PORT,
     publicUrl,
     dataDir,

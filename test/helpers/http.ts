@@ -14,13 +14,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export function createClient(baseUrl: string) {
+export function createClient(baseUrl: string, defaults: { headers?: Record<string, string> } = {}) {
   async function request<T = any>(
     method: string,
     path: string,
     options: RequestOptions = {},
   ): Promise<HttpResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...defaults.headers, ...options.headers };
     if (options.key) headers.Authorization = `Bearer ${options.key}`;
     if (options.cookie) headers.Cookie = options.cookie;
     let body: string | undefined;

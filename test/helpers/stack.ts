@@ -5,6 +5,11 @@ import { createClient, type Client } from './http.js';
 import { runEntryPoint, type RunningProcess } from './processes.js';
 import { startSmtpCapture, type SmtpCapture } from './smtp-capture.js';
 
+function clientAddress(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
 export interface TestStack {
   api: Client;
   smtp: SmtpCapture;
@@ -31,6 +36,7 @@ export async function startStack({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
+    TRUST_PROXY: 'true',
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: shared.dataDir,
@@ -57,7 +63,11 @@ export async function startStack({
   await Promise.all([apiProcess.waitForOutput(/"msg":"api listening"/, 90_000), startWorker()]);
 
   return {
-    api: createClient(env.PUBLIC_URL as string),
+    // Per-address rate-limit buckets live in the shared database; a client address of the stack's
+    // own keeps other test files' sign-ups out of this file's budget.
+    api: createClient(env.PUBLIC_URL as string, {
+      headers: { 'X-Forwarded-For': clientAddress() },
+    }),
     smtp,
     env,
     apiProcess,
