@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
+import { isAlive } from '../../runtime/embedded/process-guard.js';
 import { createClient, sessionCookieOf } from '../helpers/http.js';
 import { ROOT } from '../helpers/processes.js';
 
@@ -12,15 +13,6 @@ let dataDir: string;
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(
   check: () => boolean | Promise<boolean>,
