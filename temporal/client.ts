@@ -1,9 +1,13 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { SystemEmailRequest, WorkflowEngine } from '../domain/shared/ports.js';
+import type {
+  ContactJobRequest,
+  SystemEmailRequest,
+  WorkflowEngine,
+} from '../domain/shared/ports.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
-import { systemEmailWorkflowId } from './shared/workflow-ids.js';
-import type { sendSystemEmail } from './workflows/index.js';
+import { contactJobWorkflowId, systemEmailWorkflowId } from './shared/workflow-ids.js';
+import type { contactJob, sendSystemEmail } from './workflows/index.js';
 
 /** The WorkflowEngine port over Temporal. Starts are idempotent by workflow id. */
 export class TemporalWorkflowEngine implements WorkflowEngine {
@@ -42,6 +46,14 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   async startSystemEmail(request: SystemEmailRequest): Promise<void> {
     await this.start<Parameters<typeof sendSystemEmail>>('sendSystemEmail', {
       workflowId: systemEmailWorkflowId(request.requestId),
+      args: [request],
+      projectId: request.projectId,
+    });
+  }
+
+  async startContactJob(request: ContactJobRequest): Promise<void> {
+    await this.start<Parameters<typeof contactJob>>('contactJob', {
+      workflowId: contactJobWorkflowId(request.jobId),
       args: [request],
       projectId: request.projectId,
     });

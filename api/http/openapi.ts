@@ -96,6 +96,26 @@ export function buildOpenApi({ routes, serverUrl }: { routes: AnyRoute[]; server
         },
       },
     };
+    if (route.upload) {
+      operation.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: [route.upload.field],
+              properties: {
+                [route.upload.field]: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  maxLength: route.upload.maxBytes,
+                },
+              },
+            },
+          },
+        },
+      };
+    }
     if (route.body) {
       operation.requestBody = {
         required: true,

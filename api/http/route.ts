@@ -44,6 +44,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   /** Largest accepted JSON body; 1 MB unless a route needs more. */
   bodyLimit?: string;
+  /** Documented only: a multipart upload the handler reads itself. */
+  upload?: { field: string; maxBytes: number };
   status?: number;
   /** Health probes and the docs are not counted against any rate limit. */
   rateLimit?: false;

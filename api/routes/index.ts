@@ -1,6 +1,8 @@
 import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
+import { contactRoutes } from './contacts.routes.js';
+import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { projectRoutes } from './projects.routes.js';
@@ -14,5 +16,8 @@ export function resourceRoutes(): AnyRoute[] {
     ...userRoutes(),
     ...projectRoutes(),
     ...memberRoutes(),
+    ...trackRoutes(),
+    ...contactRoutes(),
+    ...eventRoutes(),
   ];
 }

@@ -1,8 +1,35 @@
 import { AuthToken } from './auth-token.entity.js';
+import { Contact } from './contact.entity.js';
 import { Email } from './email.entity.js';
+import { Event } from './event.entity.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
+import { JobFile } from './job-file.entity.js';
+import { Job } from './job.entity.js';
 import { ProjectMember } from './project-member.entity.js';
 import { Project } from './project.entity.js';
 import { User } from './user.entity.js';
 
-export { AuthToken, Email, Project, ProjectMember, User };
-export const entities = [User, Project, ProjectMember, AuthToken, Email];
+export {
+  AuthToken,
+  Contact,
+  Email,
+  Event,
+  IdempotencyKey,
+  Job,
+  JobFile,
+  Project,
+  ProjectMember,
+  User,
+};
+export const entities = [
+  User,
+  Project,
+  ProjectMember,
+  AuthToken,
+  Email,
+  Contact,
+  Event,
+  Job,
+  JobFile,
+  IdempotencyKey,
+];

@@ -1,6 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121102419_foundation } from './Migration20261121102419_foundation.js';
+import { Migration20261121104556_contacts_events_jobs } from './Migration20261121104556_contacts_events_jobs.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
+  {
+    name: 'Migration20261121104556_contacts_events_jobs',
+    class: Migration20261121104556_contacts_events_jobs,
+  },
 ];

@@ -5,10 +5,7 @@ import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { consumeAuthToken } from './auth-tokens.js';
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+import { normaliseEmail } from '../contacts/data-rules.pure.js';
 
 export interface UserView {
   id: string;

@@ -1,6 +1,6 @@
 import { ProjectMember, User } from '../../db/entities/index.js';
 import type { ProjectRole } from '../../db/entities/project-member.entity.js';
-import { normaliseEmail } from '../accounts/accounts.service.js';
+import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError, conflict, forbidden, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';

@@ -127,7 +127,7 @@ export async function regenerateKeys({
 }
 
 /** Tables holding a project's data (not its identity, keys or members), wiped by a reset. */
-const PROJECT_DATA_TABLES = ['emails'];
+const PROJECT_DATA_TABLES = ['events', 'jobs', 'idempotency_keys', 'contacts', 'emails'];
 
 export async function resetProject({
   em,

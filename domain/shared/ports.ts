@@ -15,6 +15,8 @@ export interface SystemEmailRequest {
 /** What the domain asks of the durable executor (implemented over Temporal). */
 export interface WorkflowEngine {
   startSystemEmail(request: SystemEmailRequest): Promise<void>;
+  /** Runs an import or bulk job (`job-<id>`). */
+  startContactJob(request: ContactJobRequest): Promise<void>;
   isReachable(): Promise<boolean>;
 }
 
@@ -42,4 +44,9 @@ export interface RateLimitDecision {
 /** A fixed-window limiter shared by every API replica. */
 export interface RateLimiter {
   consume(key: string): Promise<RateLimitDecision>;
+}
+
+export interface ContactJobRequest {
+  jobId: string;
+  projectId: string;
 }

@@ -1,5 +1,6 @@
 import type { Orm } from '../../db/orm.js';
 import type { Mailer } from '../../domain/shared/ports.js';
+import { createContactJobActivities } from './contact-job.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
 export interface ActivityDeps {
@@ -11,6 +12,7 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createContactJobActivities({ orm: deps.orm }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

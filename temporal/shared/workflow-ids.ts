@@ -1,2 +1,3 @@
 // Deterministic workflow ids: a retried start with the same id is rejected, never doubled.
 export const systemEmailWorkflowId = (requestId: string): string => `system-email-${requestId}`;
+export const contactJobWorkflowId = (jobId: string): string => `job-${jobId}`;

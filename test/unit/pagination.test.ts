@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { cursorQuery, pageQuery } from '../../api/http/pagination.js';
 import {
   cursorPage,
-  cursorQuery,
   decodeCursor,
   encodeCursor,
-  pageQuery,
   pageResult,
-} from '../../api/http/pagination.js';
+} from '../../domain/shared/pagination.js';
 import { DomainError } from '../../domain/shared/errors.js';
 
 describe('cursor pagination helpers', () => {

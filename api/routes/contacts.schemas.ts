@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { BULK_MAX_IDS } from '../../domain/jobs/jobs.service.js';
+import { cursorQuery } from '../http/pagination.js';
+
+export const LOOKUP_MAX_EMAILS = 500;
+
+export const contactData = z.record(z.string().max(200), z.unknown());
+export const contactIdParams = z.object({ id: z.uuid() });
+export const fieldParams = z.object({ field: z.string().min(1).max(200) });
+export const jobIdParams = z.object({ jobId: z.uuid() });
+
+export const listContactsQuery = cursorQuery.extend({
+  search: z.string().trim().max(254).optional(),
+});
+
+export const upsertContactBody = z.object({
+  email: z.email().max(254),
+  subscribed: z.boolean().optional(),
+  data: contactData.optional(),
+});
+
+export const updateContactBody = z
+  .object({
+    email: z.email().max(254).optional(),
+    subscribed: z.boolean().optional(),
+    data: contactData.optional(),
+  })
+  .strict();
+
+export const lookupBody = z.object({
+  emails: z.array(z.string().max(254)).min(1).max(LOOKUP_MAX_EMAILS),
+});
+export const bulkBody = z.object({ contactIds: z.array(z.uuid()).min(1).max(BULK_MAX_IDS) });
+
+export const contactView = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  subscribed: z.boolean(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const cursorList = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    cursor: z.string().nullable(),
+    hasMore: z.boolean(),
+    total: z.number().int(),
+  });
+
+export const jobView = z.object({
+  id: z.uuid(),
+  type: z.enum(['IMPORT', 'BULK_SUBSCRIBE', 'BULK_UNSUBSCRIBE', 'BULK_DELETE']),
+  status: z.enum(['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  progress: z.object({ processed: z.number().int(), total: z.number().int().nullable() }),
+  result: z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    skipped: z.number().int(),
+    failed: z.number().int(),
+    deleted: z.number().int().optional(),
+    errors: z.array(z.object({ row: z.number().int(), message: z.string() })),
+  }),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+
+export const jobAccepted = z.object({ jobId: z.uuid(), status: z.string() });

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import {
+  deleteEventsByName,
+  eventStats,
+  eventUsage,
+  listContactEvents,
+  listEventNames,
+  listEvents,
+} from '../../domain/events/events.service.js';
+import { trackEvent } from '../../domain/events/track.service.js';
+import { idempotencyKeyOf } from '../http/idempotency-key.js';
+import { defineRoute, type AnyRoute } from '../http/route.js';
+import { cursorList } from './contacts.schemas.js';
+import {
+  contactIdParams,
+  eventNameParams,
+  eventView,
+  listEventsQuery,
+  trackBody,
+  trackResult,
+} from './events.schemas.js';
+import { projectIdOf } from './session-user.js';
+
+const trackRoute = (path: string, summary: string): AnyRoute =>
+  defineRoute({
+    method: 'post',
+    path,
+    summary,
+    tag: path.startsWith('/v1') ? 'Public API' : 'Events',
+    auth: 'track',
+    body: trackBody,
+    response: trackResult,
+    handler: async ({ em, auth, body, ctx }) => ({
+      success: true,
+      data: await trackEvent({
+        em,
+        projectId: projectIdOf(auth),
+        input: body,
+        idempotencyKey: idempotencyKeyOf(ctx),
+      }),
+    }),
+  });
+
+export const trackRoutes = () => [
+  trackRoute(
+    '/v1/track',
+    'Track an event for a contact (created if missing); public (pk_) or secret key. Idempotency-Key supported',
+  ),
+];
+
+export const eventRoutes = () => [
+  trackRoute('/events/track', 'Dashboard alias of POST /v1/track'),
+  defineRoute({
+    method: 'get',
+    path: '/events',
+    summary: 'Recent events, newest first; `event` filters by name',
+    tag: 'Events',
+    auth: 'project',
+    query: listEventsQuery,
+    response: cursorList(eventView),
+    handler: async ({ em, auth, query }) =>
+      listEvents({
+        em,
+        projectId: projectIdOf(auth),
+        limit: query.limit,
+        cursor: query.cursor,
+        name: query.event,
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/events/stats',
+    summary: 'Event counts over time, distinct names and the most frequent events',
+    tag: 'Events',
+    auth: 'project',
+    handler: async ({ em, auth }) => eventStats({ em, projectId: projectIdOf(auth) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/events/names',
+    summary: 'Distinct event names with counts and when each was last seen',
+    tag: 'Events',
+    auth: 'project',
+    handler: async ({ em, auth }) => listEventNames({ em, projectId: projectIdOf(auth) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/events/contact/:contactId',
+    summary: 'Events of one contact, newest first',
+    tag: 'Events',
+    auth: 'project',
+    params: contactIdParams,
+    query: listEventsQuery.omit({ event: true }),
+    response: cursorList(eventView),
+    handler: async ({ em, auth, params, query }) =>
+      listContactEvents({
+        em,
+        projectId: projectIdOf(auth),
+        contactId: params.contactId,
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/events/:eventName/usage',
+    summary: 'Segment filters, workflow triggers and conditions that reference an event name',
+    tag: 'Events',
+    auth: 'project',
+    params: eventNameParams,
+    handler: async ({ params }) => eventUsage({ name: params.eventName }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/events/:eventName',
+    summary: 'Delete every event with this name in the project',
+    tag: 'Events',
+    auth: 'project',
+    params: eventNameParams,
+    response: z.object({ event: z.string(), deleted: z.number().int() }),
+    handler: async ({ em, auth, params }) =>
+      deleteEventsByName({ em, projectId: projectIdOf(auth), name: params.eventName }),
+  }),
+];

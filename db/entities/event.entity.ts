@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { newId } from '../../domain/shared/ids.js';
+import { Contact } from './contact.entity.js';
+import { Project } from './project.entity.js';
+
+/** A tracked or service-emitted event. `dispatchedAt` stays null until automation has seen it. */
+export const Event = defineEntity({
+  name: 'Event',
+  tableName: 'events',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    project: () => p.manyToOne(Project).deleteRule('cascade'),
+    contact: () => p.manyToOne(Contact).deleteRule('cascade'),
+    name: p.string().columnType('text'),
+    data: p.json<Record<string, unknown>>().default('{}'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    dispatchedAt: p.datetime().nullable(),
+  },
+});
+export type Event = InferEntity<typeof Event>;

@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from './execute.js';
+
+export interface ContactUpsertRow {
+  /** The id the contact gets if it is new. */
+  id: string;
+  email: string;
+  /** null keeps an existing contact's state; a new contact gets the caller's default. */
+  subscribed: boolean | null;
+  set: Record<string, unknown>;
+  unset: string[];
+  /** An event to record for this contact in the same statement (track). */
+  event?: { id: string; name: string; data: Record<string, unknown> };
+  /** The id a subscription event gets if this write flips `subscribed`. */
+  flipEventId: string;
+}
+
+export interface ContactUpsertResult {
+  ord: number;
+  id: string;
+  email: string;
+  inserted: boolean;
+  subscribed: boolean;
+  flipped: boolean;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Creates or updates many contacts of one project in ONE statement, with the data rules applied
+ * by the database: `(data - unset) || set` on the latest row version, so concurrent writers never
+ * lose each other's keys. In the same statement it records each row's event and, where the write
+ * flipped `subscribed`, a contact.subscribed / contact.unsubscribed event. Rows must have
+ * distinct emails. Results come back in input order.
+ */
+export async function upsertContacts(
+  em: EntityManager,
+  {
+    projectId,
+    rows,
+    defaultSubscribed,
+    source,
+  }: { projectId: string; rows: ContactUpsertRow[]; defaultSubscribed: boolean; source: string },
+): Promise<ContactUpsertResult[]> {
+  if (rows.length === 0) return [];
+  const input = rows.map((row, ord) => ({
+    ord,
+    id: row.id,
+    email: row.email,
+    subscribed: row.subscribed,
+    set: row.set,
+    unset: row.unset,
+    event_id: row.event?.id ?? null,
+    event_name: row.event?.name ?? null,
+    event_data: row.event?.data ?? null,
+    flip_event_id: row.flipEventId,
+  }));
+  return runSql<ContactUpsertResult>(
+    em,
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(
+         ord int, id uuid, email text, subscribed boolean, set jsonb, unset text[],
+         event_id uuid, event_name text, event_data jsonb, flip_event_id uuid)
+     ),
+     up AS (
+       INSERT INTO contacts AS c (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
+       SELECT i.id, ?::uuid, i.email, coalesce(i.subscribed, ?::boolean), i.set, now(), now(), now() FROM input i
+       ON CONFLICT (project_id, email) DO UPDATE SET
+         (data, subscribed, subscription_changed_at, updated_at) = (
+           SELECT (c.data - coalesce(i.unset, '{}')) || excluded.data,
+                  coalesce(i.subscribed, c.subscribed),
+                  CASE WHEN i.subscribed IS NOT NULL AND i.subscribed <> c.subscribed
+                       THEN now() ELSE c.subscription_changed_at END,
+                  now()
+             FROM input i WHERE i.email = excluded.email)
+       RETURNING c.id, c.email, (c.xmax = 0) AS inserted, c.subscribed, c.subscription_changed_at,
+                 c.data, c.created_at, c.updated_at
+     ),
+     flagged AS (
+       SELECT up.*, i.ord, i.event_id, i.event_name, i.event_data, i.flip_event_id,
+              (NOT up.inserted AND up.subscription_changed_at = now()) AS flipped
+         FROM up JOIN input i ON i.email = up.email
+     ),
+     recorded AS (
+       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+       SELECT event_id, ?::uuid, id, event_name, event_data, now() FROM flagged WHERE event_id IS NOT NULL
+       UNION ALL
+       SELECT flip_event_id, ?::uuid, id,
+              CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
+              jsonb_build_object('source', ?::text), now()
+         FROM flagged WHERE flipped
+       RETURNING id
+     )
+     SELECT ord, id, email, inserted, subscribed, flipped, data, created_at, updated_at
+       FROM flagged ORDER BY ord`,
+    [JSON.stringify(input), projectId, defaultSubscribed, projectId, projectId, source],
+  );
+}

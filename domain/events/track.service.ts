@@ -1,0 +1,74 @@
+import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
+import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
+import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
+import { DomainError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { Em } from '../shared/ports.js';
+import { isReservedEventName } from './event-names.pure.js';
+
+export interface TrackInput {
+  email: string;
+  event: string;
+  subscribed?: boolean;
+  data?: Record<string, unknown>;
+}
+
+export interface TrackResult {
+  contact: string;
+  event: string;
+  timestamp: string;
+}
+
+/**
+ * Records a tracked event: the contact is created or updated (data rules, subscription flip and
+ * its event) and the event is recorded, undispatched, all in one statement. Every call records a
+ * new event; an Idempotency-Key makes a retry a 409 instead.
+ */
+export async function trackEvent({
+  em,
+  projectId,
+  input,
+  idempotencyKey,
+}: {
+  em: Em;
+  projectId: string;
+  input: TrackInput;
+  idempotencyKey?: string;
+}): Promise<TrackResult> {
+  const name = input.event.trim();
+  if (isReservedEventName(name)) {
+    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
+      errors: [
+        {
+          field: 'event',
+          message: `"${name}" is emitted by the service itself and cannot be tracked`,
+          code: 'reserved_event',
+        },
+      ],
+    });
+  }
+  const sorted = sortData(input.data);
+  const eventId = newId();
+  const [row] = await withIdempotencyKey(
+    { em, projectId, key: idempotencyKey, scope: 'track' },
+    (tx) =>
+      upsertContacts(tx, {
+        projectId,
+        defaultSubscribed: true,
+        source: 'track',
+        rows: [
+          {
+            id: newId(),
+            email: normaliseEmail(input.email),
+            subscribed: input.subscribed ?? null,
+            set: sorted.set,
+            unset: sorted.unset,
+            event: { id: eventId, name, data: eventData(sorted) },
+            flipEventId: newId(),
+          },
+        ],
+      }),
+  );
+  if (!row) throw new Error('The contact upsert returned no row');
+  return { contact: row.id, event: eventId, timestamp: new Date(row.updated_at).toISOString() };
+}

@@ -1,0 +1,40 @@
+import { runSql } from '../../db/sql/execute.js';
+import { DomainError } from '../shared/errors.js';
+import type { Em } from '../shared/ports.js';
+
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+/**
+ * Runs `work` in a transaction that first claims the project's Idempotency-Key. The claim commits
+ * with the work or not at all: a request that failed (4xx or otherwise) leaves the key free for a
+ * retry; a key claimed less than 24 hours ago is refused with 409 IDEMPOTENCY_KEY_REUSED. A
+ * concurrent request with the same key waits on the claim's row lock and is then refused.
+ * Without a key, `work` runs as it is.
+ */
+export async function withIdempotencyKey<T>(
+  {
+    em,
+    projectId,
+    key,
+    scope,
+  }: { em: Em; projectId: string; key: string | undefined; scope: string },
+  work: (em: Em) => Promise<T>,
+): Promise<T> {
+  if (key === undefined) return work(em);
+  return em.transactional(async (tx) => {
+    const claimed = await runSql(
+      tx,
+      `INSERT INTO idempotency_keys (project_id, key, scope, created_at) VALUES (?::uuid, ?, ?, now())
+       ON CONFLICT (project_id, key) DO UPDATE SET scope = excluded.scope, created_at = now()
+         WHERE idempotency_keys.created_at < now() - make_interval(hours => ?)
+       RETURNING key`,
+      [projectId, key, scope, IDEMPOTENCY_WINDOW_HOURS],
+    );
+    if (claimed.length === 0) {
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used', {
+        suggestion: 'Use a new key for a new request; a key can be reused after 24 hours.',
+      });
+    }
+    return work(tx);
+  });
+}

@@ -1,0 +1,95 @@
+import { Job, JobFile } from '../../db/entities/index.js';
+import type { JobType } from '../../db/entities/job.entity.js';
+import { DomainError, notFound } from '../shared/errors.js';
+import type { Em, WorkflowEngine } from '../shared/ports.js';
+import { emptyResult, toJobView, type JobView } from './job-view.js';
+
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const BULK_MAX_IDS = 1000;
+
+/**
+ * The job row (and its file) commit first, then the durable workflow starts. If Temporal cannot
+ * take it, the job is marked FAILED and the caller told to retry: nothing is accepted that will
+ * not run.
+ */
+async function startJob(em: Em, engine: WorkflowEngine, job: Job): Promise<JobView> {
+  try {
+    await engine.startContactJob({ jobId: job.id, projectId: job.project.id });
+  } catch {
+    job.status = 'FAILED';
+    job.finishedAt = new Date();
+    job.result = { ...job.result, errors: [{ row: 0, message: 'The job could not be queued' }] };
+    await em.flush();
+    throw new DomainError('SERVICE_UNAVAILABLE', 'The job could not be queued', {
+      suggestion: 'Retry in a moment.',
+    });
+  }
+  return toJobView(job);
+}
+
+export async function createImportJob({
+  em,
+  engine,
+  projectId,
+  filename,
+  content,
+}: {
+  em: Em;
+  engine: WorkflowEngine;
+  projectId: string;
+  filename: string;
+  content: Buffer;
+}): Promise<JobView> {
+  const job = em.create(Job, {
+    project: projectId,
+    type: 'IMPORT',
+    status: 'QUEUED',
+    input: { filename, size: content.length },
+    result: emptyResult(),
+  });
+  em.create(JobFile, { job, filename, content, size: content.length });
+  await em.flush();
+  return startJob(em, engine, job);
+}
+
+export async function createBulkJob({
+  em,
+  engine,
+  projectId,
+  type,
+  contactIds,
+}: {
+  em: Em;
+  engine: WorkflowEngine;
+  projectId: string;
+  type: Exclude<JobType, 'IMPORT'>;
+  contactIds: string[];
+}): Promise<JobView> {
+  const ids = [...new Set(contactIds)];
+  const job = em.create(Job, {
+    project: projectId,
+    type,
+    status: 'QUEUED',
+    input: { contactIds: ids },
+    total: ids.length,
+    result: emptyResult(),
+  });
+  await em.flush();
+  return startJob(em, engine, job);
+}
+
+export async function getJob({
+  em,
+  projectId,
+  jobId,
+  kind,
+}: {
+  em: Em;
+  projectId: string;
+  jobId: string;
+  kind: 'import' | 'bulk';
+}): Promise<JobView> {
+  const job = await em.findOne(Job, { id: jobId, project: projectId });
+  if (!job || (kind === 'import') !== (job.type === 'IMPORT')) throw notFound('Job');
+  return toJobView(job);
+}

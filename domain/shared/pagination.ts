@@ -1,0 +1,85 @@
+import { DomainError } from './errors.js';
+
+/** A keyset position: the sort value of the last row seen and its id as the tie-breaker. */
+export interface KeysetPosition {
+  sort: string | number;
+  id: string;
+}
+
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.sort, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): KeysetPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
+      typeof value[1] === 'string'
+    ) {
+      return { sort: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
+    errors: [{ field: 'cursor', message: 'Invalid cursor', code: 'invalid_cursor' }],
+  });
+}
+
+export interface CursorPage<T> {
+  data: T[];
+  cursor: string | null;
+  hasMore: boolean;
+  total: number;
+}
+
+/**
+ * Builds a cursor page from `limit + 1` rows fetched in keyset order. `total` is the real count
+ * on the first page only (spec rule 3), so later pages never pay for a count.
+ */
+export function cursorPage<T>({
+  rows,
+  limit,
+  total,
+  positionOf,
+}: {
+  rows: T[];
+  limit: number;
+  total: number | undefined;
+  positionOf: (row: T) => KeysetPosition;
+}): CursorPage<T> {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1];
+  return {
+    data,
+    cursor: hasMore && last ? encodeCursor(positionOf(last)) : null,
+    hasMore,
+    total: total ?? 0,
+  };
+}
+
+export interface PageResult<T> {
+  data: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+}
+
+export function pageResult<T>({
+  data,
+  total,
+  page,
+  pageSize,
+}: {
+  data: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}): PageResult<T> {
+  return { data, total, page, pageSize, totalPages: Math.ceil(total / pageSize) };
+}

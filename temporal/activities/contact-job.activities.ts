@@ -1,0 +1,19 @@
+import { Context } from '@temporalio/activity';
+import type { Orm } from '../../db/orm.js';
+import { failContactJob, runContactJob } from '../../domain/jobs/run-contact-job.js';
+
+export function createContactJobActivities({ orm }: { orm: Orm }) {
+  return {
+    async runContactJob(jobId: string): Promise<void> {
+      const context = Context.current();
+      await runContactJob({
+        em: orm.em.fork(),
+        jobId,
+        heartbeat: (progress) => context.heartbeat(progress),
+      });
+    },
+    async failContactJob(jobId: string, message: string): Promise<void> {
+      await failContactJob({ em: orm.em.fork(), jobId, message });
+    },
+  };
+}
