@@ -44,6 +44,7 @@ const envSchema = z.object({
   DISABLE_SIGNUPS: bool,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   SEND_RATE_PER_SECOND: z.coerce.number().positive().default(50),
+  IMPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   WEBHOOK_ALLOW_PRIVATE: bool,
   DOMAIN_RECHECK_INTERVAL: z.string().default('5m'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -81,6 +82,7 @@ export interface Config {
   disableSignups: boolean;
   rateLimitPerMinute: number;
   sendRatePerSecond: number;
+  importBatchSize: number;
   webhookAllowPrivate: boolean;
   domainRecheckInterval: string;
   logLevel: Env['LOG_LEVEL'];
@@ -164,6 +166,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     disableSignups: env.DISABLE_SIGNUPS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     sendRatePerSecond: env.SEND_RATE_PER_SECOND,
+    importBatchSize: env.IMPORT_BATCH_SIZE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     logLevel: env.LOG_LEVEL,

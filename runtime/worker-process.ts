@@ -29,7 +29,13 @@ export async function startWorker({
   const { worker, connection } = await createWorker({
     settings: temporal,
     workflowBundlePath: config.temporal.workflowBundlePath,
-    deps: { orm, mailer, publicUrl: config.publicUrl, systemEmailFrom: config.systemEmailFrom },
+    deps: {
+      orm,
+      mailer,
+      publicUrl: config.publicUrl,
+      systemEmailFrom: config.systemEmailFrom,
+      importBatchSize: config.importBatchSize,
+    },
   });
   const done = worker.run().finally(async () => {
     mailer.close();

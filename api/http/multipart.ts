@@ -36,9 +36,11 @@ export function readUploadedFile(
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
+      // busboy stops a file when it reaches its limit; one byte of room tells a file of exactly
+      // `maxBytes` (accepted) from a larger one (refused).
       parser = busboy({
         headers: ctx.req.headers,
-        limits: { fileSize: maxBytes, files: 1, fields: 20 },
+        limits: { fileSize: maxBytes + 1, files: 1, fields: 20 },
       });
     } catch {
       reject(missing(field, 'The multipart body cannot be read'));
@@ -58,6 +60,7 @@ export function readUploadedFile(
         stream.resume();
       });
       stream.on('end', () => {
+        if (chunks.reduce((n, c) => n + c.length, 0) > maxBytes) failure = tooLarge(maxBytes);
         if (!failure)
           found = {
             filename: info.filename ?? 'upload',

@@ -27,7 +27,8 @@ const trackRoute = (path: string, summary: string): AnyRoute =>
     path,
     summary,
     tag: path.startsWith('/v1') ? 'Public API' : 'Events',
-    auth: 'track',
+    // The public key is for POST /v1/track alone; the dashboard alias takes a secret key or session.
+    auth: path.startsWith('/v1') ? 'track' : 'project',
     body: trackBody,
     response: trackResult,
     handler: async ({ em, auth, body, ctx }) => ({

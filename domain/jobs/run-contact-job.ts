@@ -8,7 +8,6 @@ import { newId } from '../shared/ids.js';
 import type { Em } from '../shared/ports.js';
 import { importColumns, mergeByEmail, parseImportRow, type ImportRow } from './csv-rows.pure.js';
 
-export const IMPORT_BATCH_SIZE = 500;
 const MAX_REPORTED_ERRORS = 100;
 
 export type Heartbeat = (progress: { processed: number; total: number | null }) => void;
@@ -51,7 +50,7 @@ async function countRecords(content: Buffer): Promise<number> {
  * in one transaction, guarded by the progress value read before it, so a retried attempt (say,
  * after the worker was killed) resumes after the last committed batch and counts every row once.
  */
-async function runImport(em: Em, job: Job, heartbeat: Heartbeat): Promise<void> {
+async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: number): Promise<void> {
   const file = await em.findOne(JobFile, { job: job.id });
   if (!file) throw new Error(`Job ${job.id} has no file`);
   const content = Buffer.from(file.content);
@@ -138,7 +137,7 @@ async function runImport(em: Em, job: Job, heartbeat: Heartbeat): Promise<void> 
       else batch.failures.push({ row: parsed.row, message: parsed.message });
     }
     batch.consumed += 1;
-    if (batch.consumed >= IMPORT_BATCH_SIZE) await flush();
+    if (batch.consumed >= batchSize) await flush();
   }
   await flush();
 }
@@ -209,10 +208,12 @@ export async function runContactJob({
   em,
   jobId,
   heartbeat,
+  batchSize,
 }: {
   em: Em;
   jobId: string;
   heartbeat: Heartbeat;
+  batchSize: number;
 }): Promise<void> {
   const job = await em.findOne(Job, { id: jobId });
   if (!job) return;
@@ -223,7 +224,7 @@ export async function runContactJob({
     await em.flush();
   }
   if (job.type === 'IMPORT') {
-    await runImport(em, job, heartbeat);
+    await runImport(em, job, heartbeat, batchSize);
     await runSql(
       em,
       `UPDATE jobs SET status = 'COMPLETED', finished_at = now() WHERE id = ?::uuid AND status = 'RUNNING'`,

@@ -2,7 +2,13 @@ import { Context } from '@temporalio/activity';
 import type { Orm } from '../../db/orm.js';
 import { failContactJob, runContactJob } from '../../domain/jobs/run-contact-job.js';
 
-export function createContactJobActivities({ orm }: { orm: Orm }) {
+export function createContactJobActivities({
+  orm,
+  importBatchSize,
+}: {
+  orm: Orm;
+  importBatchSize: number;
+}) {
   return {
     async runContactJob(jobId: string): Promise<void> {
       const context = Context.current();
@@ -10,6 +16,7 @@ export function createContactJobActivities({ orm }: { orm: Orm }) {
         em: orm.em.fork(),
         jobId,
         heartbeat: (progress) => context.heartbeat(progress),
+        batchSize: importBatchSize,
       });
     },
     async failContactJob(jobId: string, message: string): Promise<void> {

@@ -8,11 +8,12 @@ export interface ActivityDeps {
   mailer: Mailer;
   publicUrl: string;
   systemEmailFrom: string;
+  importBatchSize: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createContactJobActivities({ orm: deps.orm }),
+    ...createContactJobActivities({ orm: deps.orm, importBatchSize: deps.importBatchSize }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

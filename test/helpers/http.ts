@@ -39,9 +39,46 @@ export function createClient(baseUrl: string, defaults: { headers?: Record<strin
       parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
+  /** A multipart/form-data POST with one file. */
+  async function upload<T = any>(
+    path: string,
+    {
+      field,
+      content,
+      filename = 'upload.csv',
+      key,
+      headers = {},
+    }: {
+      field: string;
+      content: Buffer | string;
+      filename?: string;
+      key?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<HttpResponse<T>> {
+    const form = new FormData();
+    form.append(field, new Blob([content]), filename);
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        ...defaults.headers,
+        ...headers,
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      },
+      body: form,
+    });
+    const text = await response.text();
+    const body =
+      (response.headers.get('content-type') ?? '').includes('json') && text
+        ? JSON.parse(text)
+        : text;
+    return { status: response.status, headers: response.headers, body: body as T, text };
+  }
+
   return {
     baseUrl,
     request,
+    upload,
     get: <T = any>(path: string, o?: RequestOptions) => request<T>('GET', path, o),
     post: <T = any>(path: string, o?: RequestOptions) => request<T>('POST', path, o),
     patch: <T = any>(path: string, o?: RequestOptions) => request<T>('PATCH', path, o),

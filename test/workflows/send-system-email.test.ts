@@ -47,6 +47,7 @@ async function runWorker<T>(
         mailer,
         publicUrl: 'http://mail.test',
         systemEmailFrom: 'no-reply@mail.test',
+        importBatchSize: 500,
       }),
     });
     return await worker.runUntil(work);
