@@ -35,7 +35,7 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     const body = route.body
       ? parseOrThrow(route.body, (ctx.request as { body?: unknown }).body ?? {})
       : undefined;
-    const result = await route.handler({ params, query, body, em, auth, deps, ctx });
+    const result = await route.handler({ params, query, body, em, sql: deps.sql, auth, deps, ctx });
     if (ctx.body !== undefined && result === undefined) return; // the handler answered itself
     ctx.status = route.status ?? 200;
     if (ctx.status !== 204) ctx.body = result;

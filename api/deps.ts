@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import type { Sql } from '../db/sql/sql.js';
 import type { RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
@@ -6,6 +7,7 @@ import type { Logger } from '../runtime/logger.js';
 export interface AppDeps {
   config: Config;
   orm: Pick<Orm, 'em'>;
+  sql: Sql;
   engine: WorkflowEngine;
   rateLimiter: RateLimiter;
   logger: Logger;

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
-import pg from 'pg';
 import { createApp } from '../api/app.js';
 import type { Orm } from '../db/orm.js';
+import { createSql, createSqlPool } from '../db/sql/sql.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import type { Config } from './config.js';
@@ -28,12 +28,12 @@ export async function startApi({
   temporal: TemporalSettings;
 }): Promise<ApiHandle> {
   const engine = TemporalWorkflowEngine.create(temporal);
-  const limiterPool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const rateLimiter = createPgRateLimiter({
-    pool: limiterPool,
-    perMinute: config.rateLimitPerMinute,
+  // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
+  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
+  const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
+  const app = createApp({
+    deps: { config, orm, sql: createSql(pool), engine, rateLimiter, logger },
   });
-  const app = createApp({ deps: { config, orm, engine, rateLimiter, logger } });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -50,7 +50,7 @@ export async function startApi({
         server.closeIdleConnections();
       });
       await engine.close();
-      await limiterPool.end();
+      await pool.end();
     },
   };
 }

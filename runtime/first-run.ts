@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Orm } from '../db/orm.js';
 import { ensureFirstAccount, type FirstAccount } from '../domain/accounts/first-account.service.js';
-import { authenticateApiKey } from '../domain/projects/projects.service.js';
+import { Project } from '../db/entities/index.js';
+import { secretKeyMatches } from '../domain/projects/api-keys.js';
 
 const FIRST_ACCOUNT_EMAIL = 'admin@mailwright.local';
 
@@ -33,8 +34,11 @@ export async function rememberFirstAccount({
     .then((text) => JSON.parse(text) as FirstAccount)
     .catch(() => undefined);
   if (!stored) return undefined;
-  const identity = await authenticateApiKey({ em, key: stored.keys.secretKey });
-  return { ...stored, keysStillValid: identity?.projectId === stored.projectId };
+  const project = await em.findOne(Project, { id: stored.projectId });
+  const keysStillValid = Boolean(
+    project && secretKeyMatches(stored.keys.secretKey, project.secretKeyHash),
+  );
+  return { ...stored, keysStillValid };
 }
 
 export function printWelcome({

@@ -66,7 +66,7 @@ try {
   const account = await rememberFirstAccount({ orm, dataDir: config.dataDir });
 
   const temporal = temporalSettings(config, temporalAddress);
-  const worker = await startWorker({ config, logger, orm, temporal, smtpUrl });
+  const worker = await startWorker({ config, logger, orm, temporal, smtpUrl, databaseUrl });
   stops.push(worker.close);
   const api = await startApi({ config, logger, orm, databaseUrl, temporal });
   stops.push(api.close);

@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import type { Config } from './config.js';
@@ -17,20 +18,24 @@ export async function startWorker({
   orm,
   temporal,
   smtpUrl,
+  databaseUrl,
 }: {
   config: Config;
   logger: Logger;
   orm: Orm;
   temporal: TemporalSettings;
   smtpUrl: string;
+  databaseUrl: string;
 }): Promise<WorkerHandle> {
   await ensureSearchAttributes(temporal);
   const mailer = createSmtpMailer({ url: smtpUrl });
+  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
   const { worker, connection } = await createWorker({
     settings: temporal,
     workflowBundlePath: config.temporal.workflowBundlePath,
     deps: {
       orm,
+      sql: createSql(pool),
       mailer,
       publicUrl: config.publicUrl,
       systemEmailFrom: config.systemEmailFrom,
@@ -40,6 +45,7 @@ export async function startWorker({
   const done = worker.run().finally(async () => {
     mailer.close();
     await connection.close();
+    await pool.end();
   });
   done.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
   logger.info({ taskQueue: temporal.taskQueue }, 'worker running');

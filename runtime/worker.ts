@@ -10,16 +10,15 @@ import { startWorker } from './worker-process.js';
 installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
-const orm = await openOrm({
-  url: requireSetting('DATABASE_URL', config.databaseUrl),
-  poolMax: config.databasePoolMax,
-});
+const databaseUrl = requireSetting('DATABASE_URL', config.databaseUrl);
+const orm = await openOrm({ url: databaseUrl, poolMax: config.databasePoolMax });
 const worker = await startWorker({
   config,
   logger,
   orm,
   temporal: temporalSettings(config, requireSetting('TEMPORAL_ADDRESS', config.temporal.address)),
   smtpUrl: requireSetting('SMTP_URL', config.smtpUrl),
+  databaseUrl,
 });
 onShutdown(logger, async () => {
   await worker.close();

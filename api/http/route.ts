@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ProjectRole } from '../../db/entities/project-member.entity.js';
+import type { Sql } from '../../db/sql/sql.js';
 import type { Em } from '../../domain/shared/ports.js';
 import type { AppDeps } from '../deps.js';
 
@@ -28,6 +29,8 @@ export interface RouteInput<P, Q, B> {
   query: Q;
   body: B;
   em: Em;
+  /** Hand-written SQL on the pg pool (hot paths, set-based statements). */
+  sql: Sql;
   auth: AuthInfo;
   deps: AppDeps;
   ctx: Context;

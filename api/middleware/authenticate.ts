@@ -50,7 +50,7 @@ export async function authenticate({
   const bearer = bearerOf(ctx);
 
   if (bearer) {
-    const identity = await authenticateApiKey({ em, key: bearer });
+    const identity = await authenticateApiKey({ sql: deps.sql, key: bearer });
     if (!identity) throw invalidKey('Invalid API key');
     if (identity.kind === 'public' && mode !== 'track') {
       throw invalidKey('The public key (pk_) can only be used on POST /v1/track');

@@ -70,9 +70,9 @@ export const contactRoutes = () => [
     auth: 'project',
     query: listContactsQuery,
     response: cursorList(contactView),
-    handler: async ({ em, auth, query }) =>
+    handler: async ({ sql, auth, query }) =>
       listContacts({
-        em,
+        sql,
         projectId: projectIdOf(auth),
         limit: query.limit,
         cursor: query.cursor,
@@ -89,8 +89,8 @@ export const contactRoutes = () => [
     response: contactView.extend({
       _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
     }),
-    handler: async ({ em, auth, body, ctx }) => {
-      const contact = await upsertContact({ em, projectId: projectIdOf(auth), ...body });
+    handler: async ({ sql, auth, body, ctx }) => {
+      const contact = await upsertContact({ sql, projectId: projectIdOf(auth), ...body });
       ctx.status = contact._meta.isNew ? 201 : 200;
       ctx.body = contact;
     },
@@ -106,8 +106,8 @@ export const contactRoutes = () => [
       found: z.array(z.object({ id: z.uuid(), email: z.string() })),
       notFound: z.array(z.string()),
     }),
-    handler: async ({ em, auth, body }) =>
-      lookupContacts({ em, projectId: projectIdOf(auth), emails: body.emails }),
+    handler: async ({ sql, auth, body }) =>
+      lookupContacts({ sql, projectId: projectIdOf(auth), emails: body.emails }),
   }),
   defineRoute({
     method: 'get',
@@ -115,7 +115,7 @@ export const contactRoutes = () => [
     summary: 'Standard and custom fields with inferred types and coverage (percent of contacts)',
     tag: 'Contacts',
     auth: 'project',
-    handler: async ({ em, auth }) => listContactFields({ em, projectId: projectIdOf(auth) }),
+    handler: async ({ sql, auth }) => listContactFields({ sql, projectId: projectIdOf(auth) }),
   }),
   defineRoute({
     method: 'get',
@@ -124,8 +124,8 @@ export const contactRoutes = () => [
     tag: 'Contacts',
     auth: 'project',
     params: fieldParams,
-    handler: async ({ em, auth, params }) =>
-      listFieldValues({ em, projectId: projectIdOf(auth), field: params.field }),
+    handler: async ({ sql, auth, params }) =>
+      listFieldValues({ sql, projectId: projectIdOf(auth), field: params.field }),
   }),
   defineRoute({
     method: 'get',
@@ -144,8 +144,8 @@ export const contactRoutes = () => [
     auth: 'project',
     params: fieldParams,
     response: z.object({ field: z.string(), affected: z.number().int() }),
-    handler: async ({ em, auth, params }) =>
-      deleteContactField({ em, projectId: projectIdOf(auth), field: params.field }),
+    handler: async ({ sql, auth, params }) =>
+      deleteContactField({ sql, projectId: projectIdOf(auth), field: params.field }),
   }),
   defineRoute({
     method: 'post',
@@ -210,8 +210,8 @@ export const contactRoutes = () => [
     auth: 'project',
     params: contactIdParams,
     response: contactView,
-    handler: async ({ em, auth, params }) =>
-      getContact({ em, projectId: projectIdOf(auth), contactId: params.id }),
+    handler: async ({ sql, auth, params }) =>
+      getContact({ sql, projectId: projectIdOf(auth), contactId: params.id }),
   }),
   defineRoute({
     method: 'patch',
@@ -222,8 +222,8 @@ export const contactRoutes = () => [
     params: contactIdParams,
     body: updateContactBody,
     response: contactView,
-    handler: async ({ em, auth, params, body }) =>
-      updateContact({ em, projectId: projectIdOf(auth), contactId: params.id, ...body }),
+    handler: async ({ sql, auth, params, body }) =>
+      updateContact({ sql, projectId: projectIdOf(auth), contactId: params.id, ...body }),
   }),
   defineRoute({
     method: 'delete',
@@ -233,8 +233,8 @@ export const contactRoutes = () => [
     auth: 'project',
     params: contactIdParams,
     status: 204,
-    handler: async ({ em, auth, params }) => {
-      await deleteContact({ em, projectId: projectIdOf(auth), contactId: params.id });
+    handler: async ({ sql, auth, params }) => {
+      await deleteContact({ sql, projectId: projectIdOf(auth), contactId: params.id });
     },
   }),
 ];

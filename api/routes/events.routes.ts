@@ -31,10 +31,10 @@ const trackRoute = (path: string, summary: string): AnyRoute =>
     auth: path.startsWith('/v1') ? 'track' : 'project',
     body: trackBody,
     response: trackResult,
-    handler: async ({ em, auth, body, ctx }) => ({
+    handler: async ({ sql, auth, body, ctx }) => ({
       success: true,
       data: await trackEvent({
-        em,
+        sql,
         projectId: projectIdOf(auth),
         input: body,
         idempotencyKey: idempotencyKeyOf(ctx),
@@ -59,9 +59,9 @@ export const eventRoutes = () => [
     auth: 'project',
     query: listEventsQuery,
     response: cursorList(eventView),
-    handler: async ({ em, auth, query }) =>
+    handler: async ({ sql, auth, query }) =>
       listEvents({
-        em,
+        sql,
         projectId: projectIdOf(auth),
         limit: query.limit,
         cursor: query.cursor,
@@ -74,7 +74,7 @@ export const eventRoutes = () => [
     summary: 'Event counts over time, distinct names and the most frequent events',
     tag: 'Events',
     auth: 'project',
-    handler: async ({ em, auth }) => eventStats({ em, projectId: projectIdOf(auth) }),
+    handler: async ({ sql, auth }) => eventStats({ sql, projectId: projectIdOf(auth) }),
   }),
   defineRoute({
     method: 'get',
@@ -82,7 +82,7 @@ export const eventRoutes = () => [
     summary: 'Distinct event names with counts and when each was last seen',
     tag: 'Events',
     auth: 'project',
-    handler: async ({ em, auth }) => listEventNames({ em, projectId: projectIdOf(auth) }),
+    handler: async ({ sql, auth }) => listEventNames({ sql, projectId: projectIdOf(auth) }),
   }),
   defineRoute({
     method: 'get',
@@ -93,9 +93,9 @@ export const eventRoutes = () => [
     params: contactIdParams,
     query: listEventsQuery.omit({ event: true }),
     response: cursorList(eventView),
-    handler: async ({ em, auth, params, query }) =>
+    handler: async ({ sql, auth, params, query }) =>
       listContactEvents({
-        em,
+        sql,
         projectId: projectIdOf(auth),
         contactId: params.contactId,
         limit: query.limit,
@@ -119,7 +119,7 @@ export const eventRoutes = () => [
     auth: 'project',
     params: eventNameParams,
     response: z.object({ event: z.string(), deleted: z.number().int() }),
-    handler: async ({ em, auth, params }) =>
-      deleteEventsByName({ em, projectId: projectIdOf(auth), name: params.eventName }),
+    handler: async ({ sql, auth, params }) =>
+      deleteEventsByName({ sql, projectId: projectIdOf(auth), name: params.eventName }),
   }),
 ];

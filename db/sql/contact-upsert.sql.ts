@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from './execute.js';
+import type { Sql } from './sql.js';
 
 export interface ContactUpsertRow {
   /** The id the contact gets if it is new. */
@@ -35,7 +34,7 @@ export interface ContactUpsertResult {
  * distinct emails. Results come back in input order.
  */
 export async function upsertContacts(
-  em: EntityManager,
+  sql: Sql,
   {
     projectId,
     rows,
@@ -56,16 +55,15 @@ export async function upsertContacts(
     event_data: row.event?.data ?? null,
     flip_event_id: row.flipEventId,
   }));
-  return runSql<ContactUpsertResult>(
-    em,
+  return sql.query<ContactUpsertResult>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
          ord int, id uuid, email text, subscribed boolean, set jsonb, unset text[],
          event_id uuid, event_name text, event_data jsonb, flip_event_id uuid)
      ),
      up AS (
        INSERT INTO contacts AS c (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
-       SELECT i.id, ?::uuid, i.email, coalesce(i.subscribed, ?::boolean), i.set, now(), now(), now() FROM input i
+       SELECT i.id, $2::uuid, i.email, coalesce(i.subscribed, $3::boolean), i.set, now(), now(), now() FROM input i
        ON CONFLICT (project_id, email) DO UPDATE SET
          (data, subscribed, subscription_changed_at, updated_at) = (
            SELECT (c.data - coalesce(i.unset, '{}')) || excluded.data,
@@ -84,16 +82,17 @@ export async function upsertContacts(
      ),
      recorded AS (
        INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT event_id, ?::uuid, id, event_name, event_data, now() FROM flagged WHERE event_id IS NOT NULL
+       SELECT event_id, $2::uuid, id, event_name, event_data, now() FROM flagged WHERE event_id IS NOT NULL
        UNION ALL
-       SELECT flip_event_id, ?::uuid, id,
+       SELECT flip_event_id, $2::uuid, id,
               CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
-              jsonb_build_object('source', ?::text), now()
+              jsonb_build_object('source', $4::text), now()
          FROM flagged WHERE flipped
        RETURNING id
      )
      SELECT ord, id, email, inserted, subscribed, flipped, data, created_at, updated_at
        FROM flagged ORDER BY ord`,
-    [JSON.stringify(input), projectId, defaultSubscribed, projectId, projectId, source],
+    [JSON.stringify(input), projectId, defaultSubscribed, source],
+    'contact-upsert',
   );
 }

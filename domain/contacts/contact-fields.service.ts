@@ -1,6 +1,5 @@
-import { runSql } from '../../db/sql/execute.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
-import type { Em } from '../shared/ports.js';
 import { RESERVED_DATA_KEYS } from './data-rules.pure.js';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'mixed';
@@ -20,9 +19,9 @@ const STANDARD_FIELDS: { name: string; type: FieldType }[] = [
 ];
 const STANDARD_NAMES = new Set(STANDARD_FIELDS.map((f) => f.name));
 
-// An ISO 8601 date or date-time (no `?` quantifier: `?` is the binding placeholder in raw SQL).
+// An ISO 8601 date or date-time.
 const ISO_DATE =
-  '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+){0,1}){0,1}(Z|[+-][0-9]{2}:{0,1}[0-9]{2}){0,1}){0,1}$';
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$';
 
 const percent = (part: number, whole: number): number =>
   whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
@@ -39,24 +38,21 @@ function typeOf(counts: Map<string, { n: number; dates: number }>): FieldType {
 
 /** Standard and custom fields with the type their values suggest and how many contacts have them. */
 export async function listContactFields({
-  em,
+  sql,
   projectId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
 }): Promise<{ fields: FieldInfo[] }> {
   const [totals, rows] = await Promise.all([
-    runSql<{ n: number }>(
-      em,
-      'SELECT count(*)::int AS n FROM contacts WHERE project_id = ?::uuid',
-      [projectId],
-    ),
-    runSql<{ key: string; type: string; n: number; dates: number }>(
-      em,
+    sql.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts WHERE project_id = $1', [
+      projectId,
+    ]),
+    sql.query<{ key: string; type: string; n: number; dates: number }>(
       `SELECT f.key, jsonb_typeof(f.value) AS type, count(*)::int AS n,
-              count(*) FILTER (WHERE jsonb_typeof(f.value) = 'string' AND f.value #>> '{}' ~ ?)::int AS dates
+              count(*) FILTER (WHERE jsonb_typeof(f.value) = 'string' AND f.value #>> '{}' ~ $1)::int AS dates
          FROM contacts c, jsonb_each(c.data) f
-        WHERE c.project_id = ?::uuid AND jsonb_typeof(f.value) <> 'null'
+        WHERE c.project_id = $2 AND jsonb_typeof(f.value) <> 'null'
         GROUP BY f.key, jsonb_typeof(f.value)`,
       [ISO_DATE, projectId],
     ),
@@ -99,22 +95,21 @@ function customField(field: string): string {
 }
 
 export async function listFieldValues({
-  em,
+  sql,
   projectId,
   field,
   limit = 100,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   field: string;
   limit?: number;
 }): Promise<{ field: string; values: { value: unknown; count: number }[] }> {
-  const rows = await runSql<{ value: unknown; count: number }>(
-    em,
-    `SELECT data -> ? AS value, count(*)::int AS count FROM contacts
-      WHERE project_id = ?::uuid AND data \\? ?
-      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?`,
-    [customField(field), projectId, field, limit],
+  const rows = await sql.query<{ value: unknown; count: number }>(
+    `SELECT data -> $1::text AS value, count(*)::int AS count FROM contacts
+      WHERE project_id = $2 AND data ? $1::text
+      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $3`,
+    [customField(field), projectId, limit],
   );
   return { field, values: rows };
 }
@@ -133,21 +128,20 @@ export async function fieldUsage({ field }: { field: string }): Promise<{
 }
 
 export async function deleteContactField({
-  em,
+  sql,
   projectId,
   field,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   field: string;
 }): Promise<{ field: string; affected: number }> {
-  const [row] = await runSql<{ affected: number }>(
-    em,
+  const [row] = await sql.query<{ affected: number }>(
     `WITH changed AS (
-       UPDATE contacts SET data = data - ?, updated_at = now()
-        WHERE project_id = ?::uuid AND data \\? ? RETURNING 1)
+       UPDATE contacts SET data = data - $1::text, updated_at = now()
+        WHERE project_id = $2 AND data ? $1::text RETURNING 1)
      SELECT count(*)::int AS affected FROM changed`,
-    [customField(field), projectId, field],
+    [customField(field), projectId],
   );
   return { field, affected: row?.affected ?? 0 };
 }

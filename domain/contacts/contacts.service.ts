@@ -1,31 +1,29 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
-import { runSql } from '../../db/sql/execute.js';
 import { likeSubstring } from '../../db/sql/keyset.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Em } from '../shared/ports.js';
+import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
 import { toContactView, type ContactRow, type ContactView } from './contact-view.js';
 import { normaliseEmail, sortData } from './data-rules.pure.js';
 
 const CONTACT_COLUMNS = 'id, email, subscribed, data, created_at, updated_at';
 
 export async function upsertContact({
-  em,
+  sql,
   projectId,
   email,
   subscribed,
   data,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   email: string;
   subscribed?: boolean;
   data?: Record<string, unknown>;
 }): Promise<ContactView & { _meta: { isNew: boolean; isUpdate: boolean } }> {
   const sorted = sortData(data);
-  const [row] = await upsertContacts(em, {
+  const [row] = await upsertContacts(sql, {
     projectId,
     defaultSubscribed: true,
     source: 'api',
@@ -45,17 +43,16 @@ export async function upsertContact({
 }
 
 export async function getContact({
-  em,
+  sql,
   projectId,
   contactId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   contactId: string;
 }): Promise<ContactView> {
-  const [row] = await runSql<ContactRow>(
-    em,
-    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE id = ?::uuid AND project_id = ?::uuid`,
+  const [row] = await sql.query<ContactRow>(
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE id = $1 AND project_id = $2`,
     [contactId, projectId],
   );
   if (!row) throw notFound('Contact');
@@ -64,14 +61,14 @@ export async function getContact({
 
 /** PATCH: data rules as a patch, the email if free, and a flip of `subscribed` emits its event. */
 export async function updateContact({
-  em,
+  sql,
   projectId,
   contactId,
   email,
   subscribed,
   data,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   contactId: string;
   email?: string;
@@ -80,22 +77,21 @@ export async function updateContact({
 }): Promise<ContactView> {
   const sorted = sortData(data);
   try {
-    const [row] = await runSql<ContactRow>(
-      em,
+    const [row] = await sql.query<ContactRow>(
       `WITH up AS (
          UPDATE contacts c SET
-           email = coalesce(?::text, c.email),
-           data = (c.data - ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) || ?::jsonb,
-           subscribed = coalesce(?::boolean, c.subscribed),
-           subscription_changed_at = CASE WHEN ?::boolean IS NOT NULL AND ?::boolean <> c.subscribed
+           email = coalesce($1::text, c.email),
+           data = (c.data - $2::text[]) || $3::jsonb,
+           subscribed = coalesce($4::boolean, c.subscribed),
+           subscription_changed_at = CASE WHEN $4::boolean IS NOT NULL AND $4::boolean <> c.subscribed
                                           THEN now() ELSE c.subscription_changed_at END,
            updated_at = now()
-         WHERE c.id = ?::uuid AND c.project_id = ?::uuid
+         WHERE c.id = $5 AND c.project_id = $6
          RETURNING c.*, (c.subscription_changed_at = now()) AS flipped
        ),
        recorded AS (
          INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-         SELECT ?::uuid, project_id, id,
+         SELECT $7, project_id, id,
                 CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
                 jsonb_build_object('source', 'api'), now()
            FROM up WHERE flipped
@@ -104,10 +100,8 @@ export async function updateContact({
        SELECT ${CONTACT_COLUMNS} FROM up`,
       [
         email === undefined ? null : normaliseEmail(email),
-        JSON.stringify(sorted.unset),
+        sorted.unset,
         JSON.stringify(sorted.set),
-        subscribed ?? null,
-        subscribed ?? null,
         subscribed ?? null,
         contactId,
         projectId,
@@ -117,25 +111,22 @@ export async function updateContact({
     if (!row) throw notFound('Contact');
     return toContactView(row);
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) {
-      throw conflict('Another contact of this project has this email');
-    }
+    if (isUniqueViolation(error)) throw conflict('Another contact of this project has this email');
     throw error;
   }
 }
 
 export async function deleteContact({
-  em,
+  sql,
   projectId,
   contactId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   contactId: string;
 }): Promise<void> {
-  const rows = await runSql(
-    em,
-    'DELETE FROM contacts WHERE id = ?::uuid AND project_id = ?::uuid RETURNING id',
+  const rows = await sql.query(
+    'DELETE FROM contacts WHERE id = $1 AND project_id = $2 RETURNING id',
     [contactId, projectId],
   );
   if (rows.length === 0) throw notFound('Contact');
@@ -143,40 +134,44 @@ export async function deleteContact({
 
 /** Newest first; the cursor is the last id seen (ids are time-ordered UUID v7). */
 export async function listContacts({
-  em,
+  sql,
   projectId,
   limit,
   cursor,
   search,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   limit: number;
   cursor?: string;
   search?: string;
 }): Promise<CursorPage<ContactView>> {
-  const filters = ['project_id = ?::uuid'];
   const params: unknown[] = [projectId];
+  let where = 'project_id = $1';
   if (search) {
-    filters.push(`email ILIKE ? ESCAPE '\\'`);
     params.push(likeSubstring(search.trim().toLowerCase()));
+    where += ` AND email ILIKE $${params.length} ESCAPE '\\'`;
   }
-  const where = filters.join(' AND ');
-  const pageFilter = cursor ? ' AND id < ?::uuid' : '';
-  const pageParams = cursor ? [...params, decodeCursor(cursor).id] : params;
+  const countParams = [...params];
+  const countWhere = where;
+  if (cursor) {
+    params.push(decodeCursor(cursor).id);
+    where += ` AND id < $${params.length}`;
+  }
+  params.push(limit + 1);
   const [rows, total] = await Promise.all([
-    runSql<ContactRow>(
-      em,
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where}${pageFilter} ORDER BY id DESC LIMIT ?`,
-      [...pageParams, limit + 1],
+    sql.query<ContactRow>(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
+      params,
     ),
     cursor
       ? Promise.resolve(undefined)
-      : runSql<{ n: number }>(
-          em,
-          `SELECT count(*)::int AS n FROM contacts WHERE ${where}`,
-          params,
-        ).then((r) => r[0]?.n ?? 0),
+      : sql
+          .query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM contacts WHERE ${countWhere}`,
+            countParams,
+          )
+          .then((r) => r[0]?.n ?? 0),
   ]);
   return cursorPage({
     rows: rows.map(toContactView),
@@ -187,20 +182,18 @@ export async function listContacts({
 }
 
 export async function lookupContacts({
-  em,
+  sql,
   projectId,
   emails,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   emails: string[];
 }): Promise<{ found: { id: string; email: string }[]; notFound: string[] }> {
   const wanted = [...new Set(emails.map(normaliseEmail))];
-  const found = await runSql<{ id: string; email: string }>(
-    em,
-    `SELECT id, email FROM contacts
-      WHERE project_id = ?::uuid AND email IN (SELECT jsonb_array_elements_text(?::jsonb))`,
-    [projectId, JSON.stringify(wanted)],
+  const found = await sql.query<{ id: string; email: string }>(
+    'SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])',
+    [projectId, wanted],
   );
   const seen = new Set(found.map((c) => c.email));
   return { found, notFound: wanted.filter((e) => !seen.has(e)) };

@@ -1,7 +1,6 @@
-import { runSql } from '../../db/sql/execute.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { notFound } from '../shared/errors.js';
-import type { Em } from '../shared/ports.js';
+import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
 
 export interface EventView {
   id: string;
@@ -32,48 +31,52 @@ const toEventView = (row: EventRow): EventView => ({
 
 /** Newest first, by keyset on the (time-ordered) id; optionally one event name or one contact. */
 export async function listEvents({
-  em,
+  sql,
   projectId,
   limit,
   cursor,
   name,
   contactId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   limit: number;
   cursor?: string;
   name?: string;
   contactId?: string;
 }): Promise<CursorPage<EventView>> {
-  const filters = ['e.project_id = ?::uuid'];
   const params: unknown[] = [projectId];
+  let where = 'e.project_id = $1';
   if (name) {
-    filters.push('e.name = ?');
     params.push(name);
+    where += ` AND e.name = $${params.length}`;
   }
   if (contactId) {
-    filters.push('e.contact_id = ?::uuid');
     params.push(contactId);
+    where += ` AND e.contact_id = $${params.length}`;
   }
-  const where = filters.join(' AND ');
-  const pageFilter = cursor ? ' AND e.id < ?::uuid' : '';
-  const pageParams = cursor ? [...params, decodeCursor(cursor).id] : params;
+  const countParams = [...params];
+  const countWhere = where;
+  if (cursor) {
+    params.push(decodeCursor(cursor).id);
+    where += ` AND e.id < $${params.length}`;
+  }
+  params.push(limit + 1);
   const [rows, total] = await Promise.all([
-    runSql<EventRow>(
-      em,
+    sql.query<EventRow>(
       `SELECT e.id, e.name, e.contact_id, c.email, e.data, e.created_at
          FROM events e JOIN contacts c ON c.id = e.contact_id
-        WHERE ${where}${pageFilter} ORDER BY e.id DESC LIMIT ?`,
-      [...pageParams, limit + 1],
+        WHERE ${where} ORDER BY e.id DESC LIMIT $${params.length}`,
+      params,
     ),
     cursor
       ? Promise.resolve(undefined)
-      : runSql<{ n: number }>(
-          em,
-          `SELECT count(*)::int AS n FROM events e WHERE ${where}`,
-          params,
-        ).then((r) => r[0]?.n ?? 0),
+      : sql
+          .query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM events e WHERE ${countWhere}`,
+            countParams,
+          )
+          .then((r) => r[0]?.n ?? 0),
   ]);
   return cursorPage({
     rows: rows.map(toEventView),
@@ -84,17 +87,16 @@ export async function listEvents({
 }
 
 export async function listContactEvents(input: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   contactId: string;
   limit: number;
   cursor?: string;
 }): Promise<CursorPage<EventView>> {
-  const exists = await runSql(
-    input.em,
-    'SELECT 1 FROM contacts WHERE id = ?::uuid AND project_id = ?::uuid',
-    [input.contactId, input.projectId],
-  );
+  const exists = await input.sql.query('SELECT 1 FROM contacts WHERE id = $1 AND project_id = $2', [
+    input.contactId,
+    input.projectId,
+  ]);
   if (exists.length === 0) throw notFound('Contact');
   return listEvents(input);
 }
@@ -110,27 +112,25 @@ export interface EventStats {
 }
 
 export async function eventStats({
-  em,
+  sql,
   projectId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
 }): Promise<EventStats> {
   const [[totals], top] = await Promise.all([
-    runSql<Omit<EventStats, 'topEvents'>>(
-      em,
+    sql.query<Omit<EventStats, 'topEvents'>>(
       `SELECT count(*)::int AS "total",
               count(*) FILTER (WHERE created_at > now() - interval '24 hours')::int AS "last24Hours",
               count(*) FILTER (WHERE created_at > now() - interval '7 days')::int AS "last7Days",
               count(*) FILTER (WHERE created_at > now() - interval '30 days')::int AS "last30Days",
               count(DISTINCT name)::int AS "uniqueNames",
               count(DISTINCT contact_id) FILTER (WHERE created_at > now() - interval '30 days')::int AS "uniqueContacts30Days"
-         FROM events WHERE project_id = ?::uuid`,
+         FROM events WHERE project_id = $1`,
       [projectId],
     ),
-    runSql<{ name: string; count: number }>(
-      em,
-      `SELECT name, count(*)::int AS count FROM events WHERE project_id = ?::uuid
+    sql.query<{ name: string; count: number }>(
+      `SELECT name, count(*)::int AS count FROM events WHERE project_id = $1
         GROUP BY name ORDER BY count DESC, name LIMIT 10`,
       [projectId],
     ),
@@ -139,16 +139,15 @@ export async function eventStats({
 }
 
 export async function listEventNames({
-  em,
+  sql,
   projectId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
 }): Promise<{ names: { name: string; count: number; lastSeenAt: string }[] }> {
-  const rows = await runSql<{ name: string; count: number; last: string }>(
-    em,
+  const rows = await sql.query<{ name: string; count: number; last: Date }>(
     `SELECT name, count(*)::int AS count, max(created_at) AS last FROM events
-      WHERE project_id = ?::uuid GROUP BY name ORDER BY name`,
+      WHERE project_id = $1 GROUP BY name ORDER BY name`,
     [projectId],
   );
   return {
@@ -174,17 +173,16 @@ export async function eventUsage({ name }: { name: string }): Promise<{
 }
 
 export async function deleteEventsByName({
-  em,
+  sql,
   projectId,
   name,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   name: string;
 }): Promise<{ event: string; deleted: number }> {
-  const [row] = await runSql<{ deleted: number }>(
-    em,
-    `WITH gone AS (DELETE FROM events WHERE project_id = ?::uuid AND name = ? RETURNING 1)
+  const [row] = await sql.query<{ deleted: number }>(
+    `WITH gone AS (DELETE FROM events WHERE project_id = $1 AND name = $2 RETURNING 1)
      SELECT count(*)::int AS deleted FROM gone`,
     [projectId, name],
   );

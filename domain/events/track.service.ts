@@ -3,7 +3,7 @@ import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { DomainError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Em } from '../shared/ports.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { isReservedEventName } from './event-names.pure.js';
 
 export interface TrackInput {
@@ -25,12 +25,12 @@ export interface TrackResult {
  * new event; an Idempotency-Key makes a retry a 409 instead.
  */
 export async function trackEvent({
-  em,
+  sql,
   projectId,
   input,
   idempotencyKey,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
   input: TrackInput;
   idempotencyKey?: string;
@@ -50,7 +50,7 @@ export async function trackEvent({
   const sorted = sortData(input.data);
   const eventId = newId();
   const [row] = await withIdempotencyKey(
-    { em, projectId, key: idempotencyKey, scope: 'track' },
+    { sql, projectId, key: idempotencyKey, scope: 'track' },
     (tx) =>
       upsertContacts(tx, {
         projectId,

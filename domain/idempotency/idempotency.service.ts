@@ -1,6 +1,5 @@
-import { runSql } from '../../db/sql/execute.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
-import type { Em } from '../shared/ports.js';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 
@@ -13,22 +12,22 @@ export const IDEMPOTENCY_WINDOW_HOURS = 24;
  */
 export async function withIdempotencyKey<T>(
   {
-    em,
+    sql,
     projectId,
     key,
     scope,
-  }: { em: Em; projectId: string; key: string | undefined; scope: string },
-  work: (em: Em) => Promise<T>,
+  }: { sql: Sql; projectId: string; key: string | undefined; scope: string },
+  work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  if (key === undefined) return work(em);
-  return em.transactional(async (tx) => {
-    const claimed = await runSql(
-      tx,
-      `INSERT INTO idempotency_keys (project_id, key, scope, created_at) VALUES (?::uuid, ?, ?, now())
+  if (key === undefined) return work(sql);
+  return sql.transaction(async (tx) => {
+    const claimed = await tx.query(
+      `INSERT INTO idempotency_keys (project_id, key, scope, created_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (project_id, key) DO UPDATE SET scope = excluded.scope, created_at = now()
-         WHERE idempotency_keys.created_at < now() - make_interval(hours => ?)
+         WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
        RETURNING key`,
       [projectId, key, scope, IDEMPOTENCY_WINDOW_HOURS],
+      'idempotency-claim',
     );
     if (claimed.length === 0) {
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used', {

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import { Job, JobFile } from '../../db/entities/index.js';
 import type { JobResult } from '../../db/entities/job.entity.js';
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
-import { runSql } from '../../db/sql/execute.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { newId } from '../shared/ids.js';
 import type { Em } from '../shared/ports.js';
 import { importColumns, mergeByEmail, parseImportRow, type ImportRow } from './csv-rows.pure.js';
@@ -50,7 +50,13 @@ async function countRecords(content: Buffer): Promise<number> {
  * in one transaction, guarded by the progress value read before it, so a retried attempt (say,
  * after the worker was killed) resumes after the last committed batch and counts every row once.
  */
-async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: number): Promise<void> {
+async function runImport(
+  em: Em,
+  sql: Sql,
+  job: Job,
+  heartbeat: Heartbeat,
+  batchSize: number,
+): Promise<void> {
   const file = await em.findOne(JobFile, { job: job.id });
   if (!file) throw new Error(`Job ${job.id} has no file`);
   const content = Buffer.from(file.content);
@@ -74,7 +80,7 @@ async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: numb
     if (batch.consumed === 0) return;
     const merged = mergeByEmail(batch.rows);
     const before = processed;
-    await em.transactional(async (tx) => {
+    await sql.transaction(async (tx) => {
       const written = await upsertContacts(tx, {
         projectId: job.project.id,
         defaultSubscribed: true,
@@ -97,9 +103,8 @@ async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: numb
       result.errors.push(
         ...batch.failures.slice(0, Math.max(0, MAX_REPORTED_ERRORS - result.errors.length)),
       );
-      const moved = await runSql(
-        tx,
-        `UPDATE jobs SET processed = ?, result = ?::jsonb WHERE id = ?::uuid AND processed = ? RETURNING id`,
+      const moved = await tx.query(
+        'UPDATE jobs SET processed = $1, result = $2 WHERE id = $3 AND processed = $4 RETURNING id',
         [before + batch.consumed, JSON.stringify(result), job.id, before],
       );
       if (moved.length === 0) throw new JobProgressConflict(`Job ${job.id} progressed elsewhere`);
@@ -116,7 +121,7 @@ async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: numb
       if (header.error) {
         result.failed = total;
         result.errors = [{ row: 1, message: header.error }];
-        await runSql(em, `UPDATE jobs SET result = ?::jsonb, processed = ? WHERE id = ?::uuid`, [
+        await sql.query('UPDATE jobs SET result = $1, processed = $2 WHERE id = $3', [
           JSON.stringify(result),
           total,
           job.id,
@@ -143,17 +148,15 @@ async function runImport(em: Em, job: Job, heartbeat: Heartbeat, batchSize: numb
 }
 
 /** Subscribe, unsubscribe or delete up to 1000 contacts, in one transaction with the job's result. */
-async function runBulk(em: Em, job: Job): Promise<void> {
+async function runBulk(sql: Sql, job: Job): Promise<void> {
   const ids = (job.input.contactIds as string[] | undefined) ?? [];
-  await em.transactional(async (tx) => {
+  await sql.transaction(async (tx) => {
     let result: JobResult & { deleted?: number };
     if (job.type === 'BULK_DELETE') {
-      const [row] = await runSql<{ n: number }>(
-        tx,
-        `WITH gone AS (DELETE FROM contacts WHERE project_id = ?::uuid
-                         AND id IN (SELECT value::uuid FROM jsonb_array_elements_text(?::jsonb)) RETURNING 1)
+      const [row] = await tx.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[]) RETURNING 1)
          SELECT count(*)::int AS n FROM gone`,
-        [job.project.id, JSON.stringify(ids)],
+        [job.project.id, ids],
       );
       const deleted = row?.n ?? 0;
       result = {
@@ -166,35 +169,31 @@ async function runBulk(em: Em, job: Job): Promise<void> {
       };
     } else {
       const subscribed = job.type === 'BULK_SUBSCRIBE';
-      const [row] = await runSql<{ n: number }>(
-        tx,
+      const [row] = await tx.query<{ n: number }>(
         `WITH flipped AS (
-           UPDATE contacts SET subscribed = ?, subscription_changed_at = now(), updated_at = now()
-            WHERE project_id = ?::uuid AND subscribed <> ?
-              AND id IN (SELECT value::uuid FROM jsonb_array_elements_text(?::jsonb))
+           UPDATE contacts SET subscribed = $1, subscription_changed_at = now(), updated_at = now()
+            WHERE project_id = $2 AND subscribed <> $1 AND id = ANY($3::uuid[])
            RETURNING id, project_id
          ),
          recorded AS (
            INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-           SELECT uuid_generate_v7(), project_id, id, ?, jsonb_build_object('source', 'bulk'), now() FROM flipped
+           SELECT uuid_generate_v7(), project_id, id, $4, jsonb_build_object('source', 'bulk'), now() FROM flipped
            RETURNING 1
          )
          SELECT count(*)::int AS n FROM flipped`,
         [
           subscribed,
           job.project.id,
-          subscribed,
-          JSON.stringify(ids),
+          ids,
           subscribed ? 'contact.subscribed' : 'contact.unsubscribed',
         ],
       );
       const updated = row?.n ?? 0;
       result = { created: 0, updated, skipped: ids.length - updated, failed: 0, errors: [] };
     }
-    await runSql(
-      tx,
-      `UPDATE jobs SET processed = ?, result = ?::jsonb, status = 'COMPLETED', finished_at = now()
-        WHERE id = ?::uuid AND status = 'RUNNING'`,
+    await tx.query(
+      `UPDATE jobs SET processed = $1, result = $2, status = 'COMPLETED', finished_at = now()
+        WHERE id = $3 AND status = 'RUNNING'`,
       [ids.length, JSON.stringify(result), job.id],
     );
   });
@@ -206,11 +205,13 @@ async function runBulk(em: Em, job: Job): Promise<void> {
  */
 export async function runContactJob({
   em,
+  sql,
   jobId,
   heartbeat,
   batchSize,
 }: {
   em: Em;
+  sql: Sql;
   jobId: string;
   heartbeat: Heartbeat;
   batchSize: number;
@@ -224,32 +225,30 @@ export async function runContactJob({
     await em.flush();
   }
   if (job.type === 'IMPORT') {
-    await runImport(em, job, heartbeat, batchSize);
-    await runSql(
-      em,
-      `UPDATE jobs SET status = 'COMPLETED', finished_at = now() WHERE id = ?::uuid AND status = 'RUNNING'`,
+    await runImport(em, sql, job, heartbeat, batchSize);
+    await sql.query(
+      `UPDATE jobs SET status = 'COMPLETED', finished_at = now() WHERE id = $1 AND status = 'RUNNING'`,
       [job.id],
     );
   } else {
-    await runBulk(em, job);
+    await runBulk(sql, job);
   }
 }
 
 /** The job's attempts are exhausted: say so on the job, keeping the counts of what did commit. */
 export async function failContactJob({
-  em,
+  sql,
   jobId,
   message,
 }: {
-  em: Em;
+  sql: Sql;
   jobId: string;
   message: string;
 }): Promise<void> {
-  await runSql(
-    em,
+  await sql.query(
     `UPDATE jobs SET status = 'FAILED', finished_at = now(),
-            result = jsonb_set(result, '{errors}', (result -> 'errors') || jsonb_build_array(jsonb_build_object('row', 0, 'message', ?::text)))
-      WHERE id = ?::uuid AND status IN ('QUEUED', 'RUNNING')`,
+            result = jsonb_set(result, '{errors}', (result -> 'errors') || jsonb_build_array(jsonb_build_object('row', 0, 'message', $1::text)))
+      WHERE id = $2 AND status IN ('QUEUED', 'RUNNING')`,
     [message, jobId],
   );
 }

@@ -2,6 +2,7 @@ import { Project, ProjectMember, type User } from '../../db/entities/index.js';
 import type { ProjectSettings } from '../../db/entities/project.entity.js';
 import type { ProjectRole } from '../../db/entities/project-member.entity.js';
 import { DomainError, forbidden, notFound } from '../shared/errors.js';
+import type { Sql } from '../../db/sql/sql.js';
 import type { Em } from '../shared/ports.js';
 import {
   generateProjectKeys,
@@ -169,21 +170,29 @@ export interface KeyIdentity {
   disabled: boolean;
 }
 
+/** Runs on every API request, so it is one prepared statement on the pg pool. */
 export async function authenticateApiKey({
-  em,
+  sql,
   key,
 }: {
-  em: Em;
+  sql: Sql;
   key: string;
 }): Promise<KeyIdentity | undefined> {
   const kind = keyKindOf(key);
   if (!kind) return undefined;
-  const project =
+  const [row] =
     kind === 'public'
-      ? await em.findOne(Project, { publicKey: key })
-      : await em.findOne(Project, { secretKeyHash: hashSecretKey(key) });
-  if (!project) return undefined;
-  return { projectId: project.id, kind, disabled: Boolean(project.disabledAt) };
+      ? await sql.query<{ id: string; disabled: boolean }>(
+          'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE public_key = $1',
+          [key],
+          'project-by-public-key',
+        )
+      : await sql.query<{ id: string; disabled: boolean }>(
+          'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE secret_key_hash = $1',
+          [hashSecretKey(key)],
+          'project-by-secret-key',
+        );
+  return row ? { projectId: row.id, kind, disabled: row.disabled } : undefined;
 }
 
 const ROLE_RANK: Record<ProjectRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };

@@ -1,5 +1,8 @@
 import { DomainError } from './errors.js';
 
+// Every id is a UUID; a cursor naming anything else was not made by us.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A keyset position: the sort value of the last row seen and its id as the tie-breaker. */
 export interface KeysetPosition {
   sort: string | number;
@@ -17,7 +20,8 @@ export function decodeCursor(cursor: string): KeysetPosition {
       Array.isArray(value) &&
       value.length === 2 &&
       (typeof value[0] === 'string' || typeof value[0] === 'number') &&
-      typeof value[1] === 'string'
+      typeof value[1] === 'string' &&
+      UUID.test(value[1])
     ) {
       return { sort: value[0], id: value[1] };
     }

@@ -1,10 +1,12 @@
 import type { Orm } from '../../db/orm.js';
+import type { Sql } from '../../db/sql/sql.js';
 import type { Mailer } from '../../domain/shared/ports.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
 export interface ActivityDeps {
   orm: Orm;
+  sql: Sql;
   mailer: Mailer;
   publicUrl: string;
   systemEmailFrom: string;
@@ -13,7 +15,11 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createContactJobActivities({ orm: deps.orm, importBatchSize: deps.importBatchSize }),
+    ...createContactJobActivities({
+      orm: deps.orm,
+      sql: deps.sql,
+      importBatchSize: deps.importBatchSize,
+    }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

@@ -13,8 +13,12 @@ export interface RunningProcess {
 }
 
 /** Runs one of the entry points users run (`runtime/*.ts`) as a child process. */
-export function runEntryPoint(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+export function runEntryPoint(
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): RunningProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -40,7 +40,10 @@ describe('cursor pagination helpers', () => {
   });
 
   it('builds pages from limit + 1 rows, with total only when given', () => {
-    const rows = Array.from({ length: 21 }, (_, i) => ({ id: `id-${i}`, at: i }));
+    const rows = Array.from({ length: 21 }, (_, i) => ({
+      id: `0190a000-0000-7000-8000-0000000000${String(i).padStart(2, '0')}`,
+      at: i,
+    }));
     const first = cursorPage({
       rows,
       limit: 20,
@@ -50,7 +53,10 @@ describe('cursor pagination helpers', () => {
     expect(first.data).toHaveLength(20);
     expect(first.hasMore).toBe(true);
     expect(first.total).toBe(45);
-    expect(decodeCursor(first.cursor as string)).toEqual({ sort: 19, id: 'id-19' });
+    expect(decodeCursor(first.cursor as string)).toEqual({
+      sort: 19,
+      id: '0190a000-0000-7000-8000-000000000019',
+    });
     const last = cursorPage({
       rows: rows.slice(0, 5),
       limit: 20,

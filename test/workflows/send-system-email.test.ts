@@ -4,6 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { User } from '../../db/entities/index.js';
 import { openOrm, type Orm } from '../../db/orm.js';
+import { createSql, createSqlPool } from '../../db/sql/sql.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
@@ -37,6 +38,7 @@ async function runWorker<T>(
   const stack = inject('stack');
   const native = await NativeConnection.connect({ address: stack.temporalAddress });
   const mailer = createSmtpMailer({ url: smtpUrl });
+  const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
   try {
     const worker = await Worker.create({
       connection: native,
@@ -44,6 +46,7 @@ async function runWorker<T>(
       workflowBundle: { codePath: stack.workflowBundlePath },
       activities: createActivities({
         orm,
+        sql: createSql(pool),
         mailer,
         publicUrl: 'http://mail.test',
         systemEmailFrom: 'no-reply@mail.test',
@@ -53,6 +56,7 @@ async function runWorker<T>(
     return await worker.runUntil(work);
   } finally {
     mailer.close();
+    await pool.end();
     await native.close();
   }
 }

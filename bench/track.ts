@@ -1,0 +1,213 @@
+// npm run bench:track — POST /v1/track under sustained load against the full stack, and a
+// 100,000-row CSV import, each next to a floor measured in the same run. Prints figures and the
+// ratio ours/floor. Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50), BENCH_IMPORT_ROWS (100000).
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { freePort } from '../runtime/embedded/free-port.js';
+import { runEntryPoint } from '../test/helpers/processes.js';
+import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const EXISTING = 1000;
+const log = (line: string): void => console.log(line);
+
+interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Half the calls go to 1,000 existing contacts, half create a new one. */
+async function load(
+  url: string,
+  key: string | undefined,
+  label: string,
+  seconds = SECONDS,
+): Promise<LoadFigures> {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/v1/track`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
+    requests: [
+      {
+        setupRequest: (request) => {
+          n += 1;
+          const email =
+            n % 2 === 0
+              ? `existing-${n % EXISTING}@bench.test`
+              : `new-${label}-${n}-${randomUUID().slice(0, 8)}@bench.test`;
+          return {
+            ...request,
+            body: JSON.stringify({
+              email,
+              event: n % 3 ? 'page-viewed' : 'clicked',
+              data: { n, plan: n % 2 ? 'pro' : 'free' },
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+async function seedExisting(url: string, key: string): Promise<void> {
+  for (let i = 0; i < EXISTING; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, (_, j) =>
+        json(`${url}/v1/track`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+          body: JSON.stringify({ email: `existing-${i + j}@bench.test`, event: 'seeded' }),
+        }),
+      ),
+    );
+  }
+}
+
+function csvRows(rows: number): string {
+  const lines = ['email,first_name,plan'];
+  for (let i = 0; i < rows; i += 1)
+    lines.push(`import-${i}@bench.test,Name${i},${i % 2 ? 'pro' : 'free'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function importThroughApi(url: string, key: string, csv: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', new Blob([csv]), 'bench.csv');
+  const started = performance.now();
+  const res = await fetch(`${url}/contacts/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const { jobId } = (await res.json()) as { jobId: string };
+  for (;;) {
+    const job = await json(`${url}/contacts/import/${jobId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (job.body.status === 'COMPLETED') {
+      if (job.body.result.created !== IMPORT_ROWS)
+        throw new Error(`import created ${job.body.result.created}`);
+      return performance.now() - started;
+    }
+    if (job.body.status === 'FAILED')
+      throw new Error(`import failed: ${JSON.stringify(job.body.result)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function importWithCopy(
+  databaseUrl: string,
+  projectId: string,
+  rows: number,
+): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const started = performance.now();
+  const stream = client.query(
+    copyFrom(
+      `COPY contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at) FROM STDIN (FORMAT csv)`,
+    ),
+  );
+  const now = new Date().toISOString();
+  async function* lines() {
+    for (let i = 0; i < rows; i += 1) {
+      const data = JSON.stringify({ first_name: `Name${i}`, plan: i % 2 ? 'pro' : 'free' }).replace(
+        /"/g,
+        '""',
+      );
+      yield `${randomUUID()},${projectId},import-${i}@bench.test,true,"${data}",${now},${now},${now}\n`;
+    }
+  }
+  await pipeline(Readable.from(lines()), stream);
+  const elapsed = performance.now() - started;
+  await client.end();
+  return elapsed;
+}
+
+const stack = await startBenchStack(log);
+try {
+  log(
+    `\nPOST /v1/track: ${CONNECTIONS} connections, ${SECONDS} s each, half new and half existing contacts\n`,
+  );
+  const ours = await benchProject(stack.apiUrl);
+  await seedExisting(stack.apiUrl, ours.publicKey);
+  await load(stack.apiUrl, ours.publicKey, 'warm', 3);
+  const ourFigures = await load(stack.apiUrl, ours.publicKey, 'ours');
+
+  const floorProject = await benchProject(stack.apiUrl);
+  const floorPort = await freePort();
+  const floor = runEntryPoint('bench/lib/track-floor-server.ts', {
+    DATABASE_URL: stack.databaseUrl,
+    PROJECT_ID: floorProject.id,
+    PORT: String(floorPort),
+  });
+  await floor.waitForOutput(/floor listening/);
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  await seedExisting(floorUrl, '');
+  await load(floorUrl, undefined, 'warm', 3);
+  const floorFigures = await load(floorUrl, undefined, 'floor');
+  await floor.stop();
+
+  const widths = [22, 10, 10, 10, 8, 8];
+  log(formatRow(['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'], widths));
+  for (const [name, f] of [
+    ['ours (full API)', ourFigures],
+    ['floor (pg + node:http)', floorFigures],
+  ] as const) {
+    log(formatRow([name, f.rps, f.p50, f.p99, f.errors, f.non2xx], widths));
+  }
+  log(
+    `\nratio ours/floor (req/s): ${(ourFigures.rps / floorFigures.rps).toFixed(2)}  (target >= 0.6)`,
+  );
+  log(`p99 ours: ${ourFigures.p99} ms  (target < 50 ms)`);
+
+  log(`\nCSV import of ${IMPORT_ROWS.toLocaleString('en')} rows\n`);
+  await stack.startWorker();
+  const csv = csvRows(IMPORT_ROWS);
+  const importProject = await benchProject(stack.apiUrl);
+  const apiMs = await importThroughApi(stack.apiUrl, importProject.secretKey, csv);
+  const copyProject = await benchProject(stack.apiUrl);
+  const copyMs = await importWithCopy(stack.databaseUrl, copyProject.id, IMPORT_ROWS);
+  log(formatRow(['', 'seconds', 'rows/s'], [28, 10, 10]));
+  log(
+    formatRow(
+      [
+        'ours (upload, job, batches)',
+        (apiMs / 1000).toFixed(2),
+        Math.round(IMPORT_ROWS / (apiMs / 1000)),
+      ],
+      [28, 10, 10],
+    ),
+  );
+  log(
+    formatRow(
+      ['floor (COPY)', (copyMs / 1000).toFixed(2), Math.round(IMPORT_ROWS / (copyMs / 1000))],
+      [28, 10, 10],
+    ),
+  );
+  log(`\nratio ours/floor (rows/s): ${(copyMs / apiMs).toFixed(2)}`);
+} finally {
+  await stack.stop();
+}
