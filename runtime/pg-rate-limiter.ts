@@ -66,24 +66,48 @@ export function createPgRateLimiter({
     };
   }
 
+  // One reservation in flight per key: concurrent requests wait for it and share its points
+  // instead of each taking (and stranding) a chunk of their own.
+  const pending = new Map<string, Promise<void>>();
+
+  async function refill(key: string, current: Window | undefined, now: number): Promise<void> {
+    const fresh = await reserve(key, current ? Math.min(chunk, current.sharedLeft) : chunk, now);
+    const window = windows.get(key);
+    if (window && window.expiresAt === current?.expiresAt && now < window.expiresAt) {
+      window.reserved += fresh.reserved;
+      window.sharedLeft = fresh.sharedLeft;
+    } else {
+      windows.set(key, fresh);
+    }
+    if (windows.size > 10_000) {
+      for (const [k, w] of windows) if (w.expiresAt <= now) windows.delete(k);
+    }
+  }
+
   return {
     async consume(key: string): Promise<RateLimitDecision> {
-      const now = Date.now();
-      let window = windows.get(key);
-      if (!window || now >= window.expiresAt) window = undefined;
-      if (window && window.reserved === 0 && window.sharedLeft === 0)
-        return decide(window, false, now);
-      if (!window || window.reserved === 0) {
-        const fresh = await reserve(key, window ? Math.min(chunk, window.sharedLeft) : chunk, now);
-        window = fresh;
-        windows.set(key, window);
-        if (windows.size > 10_000) {
-          for (const [k, w] of windows) if (w.expiresAt <= now) windows.delete(k);
+      for (;;) {
+        const now = Date.now();
+        const window = windows.get(key);
+        const live = window && now < window.expiresAt ? window : undefined;
+        if (live && live.reserved > 0) {
+          live.reserved -= 1;
+          return decide(live, true, now);
         }
+        if (live && live.sharedLeft === 0) return decide(live, false, now);
+        const inFlight = pending.get(key);
+        if (inFlight) {
+          await inFlight;
+          continue;
+        }
+        const refilling = refill(key, live, now).finally(() => pending.delete(key));
+        pending.set(key, refilling);
+        await refilling;
+        const after = windows.get(key);
+        // The shared counter had nothing left for us: refuse without another round trip.
+        if (after && after.reserved === 0 && after.sharedLeft === 0)
+          return decide(after, false, Date.now());
       }
-      if (window.reserved === 0) return decide(window, false, now);
-      window.reserved -= 1;
-      return decide(window, true, now);
     },
   };
 }

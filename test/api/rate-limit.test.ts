@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPgRateLimiter, reservationSize } from '../../runtime/pg-rate-limiter.js';
 import { createProject, signUp } from '../helpers/factories.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -46,5 +49,39 @@ describe('rate limit per project', () => {
   it('does not count health probes', async () => {
     for (let i = 0; i < LIMIT + 3; i += 1)
       expect((await stack.api.get('/health')).status).toBe(200);
+  });
+});
+
+describe('the shared counter behind the limit', () => {
+  it('never lets replicas together exceed the limit, even when they reserve in chunks', async () => {
+    const pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 6 });
+    try {
+      const perMinute = 1000;
+      expect(reservationSize(perMinute)).toBe(10);
+      // Three API replicas sharing one project's budget, hammering it concurrently.
+      const replicas = [1, 2, 3].map(() => createPgRateLimiter({ pool, perMinute }));
+      const key = `project:${randomUUID()}`;
+      const decisions = await Promise.all(
+        Array.from({ length: 1500 }, (_, i) =>
+          (replicas[i % 3] as (typeof replicas)[number]).consume(key),
+        ),
+      );
+      const allowed = decisions.filter((d) => d.allowed).length;
+      expect(allowed).toBeLessThanOrEqual(perMinute);
+      // At most (replicas - 1) chunks may be stranded in other replicas.
+      expect(allowed).toBeGreaterThanOrEqual(perMinute - 2 * reservationSize(perMinute));
+      const denied = decisions.find((d) => !d.allowed);
+      expect(denied?.remaining).toBe(0);
+      expect(denied?.resetSeconds).toBeGreaterThan(0);
+
+      // One replica alone spends the whole budget exactly.
+      const single = createPgRateLimiter({ pool, perMinute: 250 });
+      const soloKey = `project:${randomUUID()}`;
+      let passed = 0;
+      for (let i = 0; i < 260; i += 1) if ((await single.consume(soloKey)).allowed) passed += 1;
+      expect(passed).toBe(250);
+    } finally {
+      await pool.end();
+    }
   });
 });
