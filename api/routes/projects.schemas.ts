@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_ROLES } from '../../db/entities/project-member.entity.js';
+import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
 
 export const projectIdParams = z.object({ id: z.uuid() });
 export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });

@@ -2,8 +2,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Project } from './project.entity.js';
 import { User } from './user.entity.js';
 
-export const PROJECT_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
-export type ProjectRole = (typeof PROJECT_ROLES)[number];
+import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
+
+export { PROJECT_ROLES, type ProjectRole } from '../../domain/projects/roles.pure.js';
 
 export const ProjectMember = defineEntity({
   name: 'ProjectMember',
