@@ -1,6 +1,6 @@
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
-import type { RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
+import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -10,5 +10,6 @@ export interface AppDeps {
   sql: Sql;
   engine: WorkflowEngine;
   rateLimiter: RateLimiter;
+  dns: DnsResolver;
   logger: Logger;
 }

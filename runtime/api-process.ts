@@ -6,6 +6,7 @@ import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { createDnsResolver } from './dns-resolver.js';
 import { createPgRateLimiter } from './pg-rate-limiter.js';
 
 export interface ApiHandle {
@@ -32,7 +33,15 @@ export async function startApi({
   const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
   const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
   const app = createApp({
-    deps: { config, orm, sql: createSql(pool), engine, rateLimiter, logger },
+    deps: {
+      config,
+      orm,
+      sql: createSql(pool),
+      engine,
+      rateLimiter,
+      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
+      logger,
+    },
   });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

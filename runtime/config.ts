@@ -46,7 +46,13 @@ const envSchema = z.object({
   SEND_RATE_PER_SECOND: z.coerce.number().positive().default(50),
   IMPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   WEBHOOK_ALLOW_PRIVATE: bool,
-  DOMAIN_RECHECK_INTERVAL: z.string().default('5m'),
+  DOMAIN_RECHECK_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
+    .default('5m'),
+  // The host customers' SPF records must include (`include:<this>`).
+  SPF_INCLUDE: optionalString,
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -85,6 +91,8 @@ export interface Config {
   importBatchSize: number;
   webhookAllowPrivate: boolean;
   domainRecheckInterval: string;
+  spfInclude: string;
+  dnsTimeoutMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -169,6 +177,8 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     importBatchSize: env.IMPORT_BATCH_SIZE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
+    spfInclude: env.SPF_INCLUDE ?? `_spf.${new URL(publicUrl).hostname}`,
+    dnsTimeoutMs: env.DNS_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

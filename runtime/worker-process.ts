@@ -1,7 +1,9 @@
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
+import { ensureDomainRecheckSchedule } from '../temporal/schedules.js';
 import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
+import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createSmtpMailer } from './smtp-mailer.js';
@@ -28,6 +30,7 @@ export async function startWorker({
   databaseUrl: string;
 }): Promise<WorkerHandle> {
   await ensureSearchAttributes(temporal);
+  await ensureDomainRecheckSchedule({ settings: temporal, every: config.domainRecheckInterval });
   const mailer = createSmtpMailer({ url: smtpUrl });
   const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
   const { worker, connection } = await createWorker({
@@ -40,6 +43,8 @@ export async function startWorker({
       publicUrl: config.publicUrl,
       systemEmailFrom: config.systemEmailFrom,
       importBatchSize: config.importBatchSize,
+      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
+      spfInclude: config.spfInclude,
     },
   });
   const done = worker.run().finally(async () => {

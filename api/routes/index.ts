@@ -2,6 +2,7 @@ import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
+import { domainRoutes } from './domains.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -19,5 +20,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...trackRoutes(),
     ...contactRoutes(),
     ...eventRoutes(),
+    ...domainRoutes(),
   ];
 }

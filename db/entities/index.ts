@@ -1,5 +1,6 @@
 import { AuthToken } from './auth-token.entity.js';
 import { Contact } from './contact.entity.js';
+import { Domain } from './domain.entity.js';
 import { Email } from './email.entity.js';
 import { Event } from './event.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
@@ -12,6 +13,7 @@ import { User } from './user.entity.js';
 export {
   AuthToken,
   Contact,
+  Domain,
   Email,
   Event,
   IdempotencyKey,
@@ -28,6 +30,7 @@ export const entities = [
   AuthToken,
   Email,
   Contact,
+  Domain,
   Event,
   Job,
   JobFile,

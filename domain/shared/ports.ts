@@ -50,3 +50,11 @@ export interface ContactJobRequest {
   jobId: string;
   projectId: string;
 }
+
+/** DNS lookups with timeouts (DNS_SERVERS when set). */
+export interface DnsResolver {
+  /** TXT records as character-strings; [] when the name has none (NXDOMAIN or NODATA). */
+  resolveTxt(name: string): Promise<string[][]>;
+}
+
+export class DnsUnavailableError extends Error {}

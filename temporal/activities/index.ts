@@ -1,7 +1,8 @@
 import type { Orm } from '../../db/orm.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { Mailer } from '../../domain/shared/ports.js';
+import type { DnsResolver, Mailer } from '../../domain/shared/ports.js';
 import { createContactJobActivities } from './contact-job.activities.js';
+import { createDomainActivities } from './domain.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
 export interface ActivityDeps {
@@ -11,10 +12,13 @@ export interface ActivityDeps {
   publicUrl: string;
   systemEmailFrom: string;
   importBatchSize: number;
+  dns: DnsResolver;
+  spfInclude: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({
       orm: deps.orm,
       sql: deps.sql,

@@ -1,3 +1,5 @@
 // Deterministic workflow ids: a retried start with the same id is rejected, never doubled.
 export const systemEmailWorkflowId = (requestId: string): string => `system-email-${requestId}`;
 export const contactJobWorkflowId = (jobId: string): string => `job-${jobId}`;
+/** One schedule per task queue (one per installation in production). */
+export const domainRecheckScheduleId = (taskQueue: string): string => `domain-recheck-${taskQueue}`;

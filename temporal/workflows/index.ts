@@ -1,2 +1,3 @@
 export { contactJob } from './contact-job.workflow.js';
+export { recheckDomains } from './recheck-domains.workflow.js';
 export { sendSystemEmail } from './send-system-email.workflow.js';

@@ -63,6 +63,10 @@ const IMPLEMENTED = [
   'GET /events/names',
   'GET /events/{eventName}/usage',
   'DELETE /events/{eventName}',
+  'POST /domains',
+  'GET /domains/project/{projectId}',
+  'GET /domains/{id}/verify',
+  'DELETE /domains/{id}',
 ];
 
 describe('OpenAPI document and reference page', () => {

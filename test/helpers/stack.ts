@@ -49,6 +49,10 @@ export async function startStack({
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
+    // Every file's worker re-checks every domain in the shared database. A resolver that cannot be
+    // reached changes no domain's status, so only the file with a DNS server of its own decides.
+    DNS_SERVERS: '127.0.0.1:9',
+    DNS_TIMEOUT_MS: '500',
     ...extra,
   };
 

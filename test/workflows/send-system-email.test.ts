@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { User } from '../../db/entities/index.js';
 import { openOrm, type Orm } from '../../db/orm.js';
 import { createSql, createSqlPool } from '../../db/sql/sql.js';
+import { createDnsResolver } from '../../runtime/dns-resolver.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
@@ -51,6 +52,8 @@ async function runWorker<T>(
         publicUrl: 'http://mail.test',
         systemEmailFrom: 'no-reply@mail.test',
         importBatchSize: 500,
+        dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
+        spfInclude: '_spf.mail.test',
       }),
     });
     return await worker.runUntil(work);

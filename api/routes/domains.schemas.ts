@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const addDomainBody = z.object({
+  domain: z.string().min(1).max(253),
+  // Accepted for Plunk compatibility; the project always comes from the key or session.
+  projectId: z.uuid().optional(),
+});
+export const domainIdParams = z.object({ id: z.uuid() });
+export const projectDomainsParams = z.object({ projectId: z.uuid() });
+
+export const domainView = z.object({
+  id: z.uuid(),
+  domain: z.string(),
+  status: z.enum(['PENDING', 'VERIFIED', 'FAILED']),
+  verified: z.boolean(),
+  records: z.array(
+    z.object({
+      type: z.literal('TXT'),
+      name: z.string(),
+      value: z.string(),
+      purpose: z.enum(['dkim', 'spf', 'dmarc']),
+      required: z.boolean(),
+      verified: z.boolean(),
+    }),
+  ),
+  lastError: z.string().nullable(),
+  lastCheckedAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  createdAt: z.string(),
+});

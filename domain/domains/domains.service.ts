@@ -1,0 +1,231 @@
+import { generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { Domain } from '../../db/entities/index.js';
+import { encryptSecret } from '../shared/encryption.js';
+import { DomainError, conflict, notFound } from '../shared/errors.js';
+import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
+import { randomBase62 } from '../shared/secrets.js';
+import {
+  dkimMatches,
+  dkimRecordName,
+  dmarcPresent,
+  joinTxt,
+  normaliseDomain,
+  requiredRecords,
+  spfIncludes,
+} from './dns-records.pure.js';
+
+export interface DomainView {
+  id: string;
+  domain: string;
+  status: Domain['status'];
+  verified: boolean;
+  records: {
+    type: 'TXT';
+    name: string;
+    value: string;
+    purpose: string;
+    required: boolean;
+    verified: boolean;
+  }[];
+  lastError: string | null;
+  lastCheckedAt: string | null;
+  verifiedAt: string | null;
+  createdAt: string;
+}
+
+export function toDomainView(domain: Domain, spfInclude: string): DomainView {
+  const verifiedBy = {
+    dkim: domain.dkimVerified,
+    spf: domain.spfVerified,
+    dmarc: domain.dmarcVerified,
+  };
+  return {
+    id: domain.id,
+    domain: domain.domain,
+    status: domain.status,
+    verified: domain.status === 'VERIFIED',
+    records: requiredRecords({
+      domain: domain.domain,
+      selector: domain.selector,
+      publicKey: domain.dkimPublicKey,
+      spfInclude,
+    }).map((record) => ({ ...record, verified: verifiedBy[record.purpose] })),
+    lastError: domain.lastError ?? null,
+    lastCheckedAt: domain.lastCheckedAt ? domain.lastCheckedAt.toISOString() : null,
+    verifiedAt: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
+    createdAt: domain.createdAt.toISOString(),
+  };
+}
+
+const generateRsa = promisify(generateKeyPair);
+
+/** A 2048-bit RSA pair: the public key as the DKIM record's base64, the private key as PEM. */
+async function dkimKeyPair(): Promise<{ publicKey: string; privateKey: string }> {
+  const { publicKey, privateKey } = await generateRsa('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'der' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return { publicKey: (publicKey as Buffer).toString('base64'), privateKey: privateKey as string };
+}
+
+export async function addDomain({
+  em,
+  projectId,
+  domain: input,
+  encryptionKey,
+}: {
+  em: Em;
+  projectId: string;
+  domain: string;
+  encryptionKey: string;
+}): Promise<Domain> {
+  const name = normaliseDomain(input);
+  if (!name) {
+    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
+      errors: [
+        {
+          field: 'domain',
+          message: 'Give a domain name such as mail.example.com',
+          code: 'invalid_domain',
+        },
+      ],
+    });
+  }
+  const keys = await dkimKeyPair();
+  const domain = em.create(Domain, {
+    project: projectId,
+    domain: name,
+    selector: `mw${randomBase62(6).toLowerCase()}`,
+    dkimPublicKey: keys.publicKey,
+    dkimPrivateKey: encryptSecret(keys.privateKey, encryptionKey),
+    status: 'PENDING',
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw conflict(
+        `${name} is already added to a project`,
+        'A domain can send for one project only.',
+      );
+    }
+    throw error;
+  }
+  return domain;
+}
+
+export async function listDomains({
+  em,
+  projectId,
+}: {
+  em: Em;
+  projectId: string;
+}): Promise<Domain[]> {
+  return em.find(Domain, { project: projectId }, { orderBy: { createdAt: 'asc' } });
+}
+
+async function findDomain(em: Em, projectId: string, domainId: string): Promise<Domain> {
+  const domain = await em.findOne(Domain, { id: domainId, project: projectId });
+  if (!domain) throw notFound('Domain');
+  return domain;
+}
+
+/**
+ * Looks the records up now. Verified needs the DKIM key and our SPF include; DMARC is only
+ * reported. A verified domain whose records are gone is flagged FAILED; an unreachable resolver
+ * changes nothing but `lastError`.
+ */
+export async function checkDomainDns({
+  em,
+  domain,
+  dns,
+  spfInclude,
+  now = new Date(),
+}: {
+  em: Em;
+  domain: Domain;
+  dns: DnsResolver;
+  spfInclude: string;
+  now?: Date;
+}): Promise<Domain> {
+  domain.lastCheckedAt = now;
+  try {
+    const [dkim, spf, dmarc] = await Promise.all([
+      dns.resolveTxt(dkimRecordName(domain.selector, domain.domain)),
+      dns.resolveTxt(domain.domain),
+      dns.resolveTxt(`_dmarc.${domain.domain}`),
+    ]);
+    domain.dkimVerified = dkimMatches(joinTxt(dkim), domain.dkimPublicKey);
+    domain.spfVerified = spfIncludes(joinTxt(spf), spfInclude);
+    domain.dmarcVerified = dmarcPresent(joinTxt(dmarc));
+    const ok = domain.dkimVerified && domain.spfVerified;
+    if (ok) {
+      domain.status = 'VERIFIED';
+      domain.verifiedAt ??= now;
+      domain.lastError = null;
+    } else {
+      const missing = [!domain.dkimVerified && 'DKIM', !domain.spfVerified && 'SPF']
+        .filter(Boolean)
+        .join(' and ');
+      domain.lastError = `${missing} record not found or not matching`;
+      if (domain.status === 'VERIFIED') domain.status = 'FAILED';
+    }
+  } catch (error) {
+    if (!(error instanceof DnsUnavailableError)) throw error;
+    domain.lastError = error.message;
+  }
+  await em.flush();
+  return domain;
+}
+
+export async function verifyDomainNow(input: {
+  em: Em;
+  projectId: string;
+  domainId: string;
+  dns: DnsResolver;
+  spfInclude: string;
+}): Promise<Domain> {
+  const domain = await findDomain(input.em, input.projectId, input.domainId);
+  return checkDomainDns({ ...input, domain });
+}
+
+/** The scheduled re-check: every domain, least recently checked first, a bounded batch a run. */
+export async function recheckDomains({
+  em,
+  dns,
+  spfInclude,
+  batch = 500,
+}: {
+  em: Em;
+  dns: DnsResolver;
+  spfInclude: string;
+  batch?: number;
+}): Promise<{ checked: number; verified: number }> {
+  const domains = await em.find(
+    Domain,
+    {},
+    { orderBy: { lastCheckedAt: 'asc nulls first' }, limit: batch },
+  );
+  let verified = 0;
+  for (const domain of domains) {
+    await checkDomainDns({ em, domain, dns, spfInclude });
+    if (domain.status === 'VERIFIED') verified += 1;
+  }
+  return { checked: domains.length, verified };
+}
+
+export async function deleteDomain({
+  em,
+  projectId,
+  domainId,
+}: {
+  em: Em;
+  projectId: string;
+  domainId: string;
+}): Promise<void> {
+  const domain = await findDomain(em, projectId, domainId);
+  await em.removeAndFlush(domain);
+}

@@ -1,0 +1,19 @@
+import type { Orm } from '../../db/orm.js';
+import { recheckDomains } from '../../domain/domains/domains.service.js';
+import type { DnsResolver } from '../../domain/shared/ports.js';
+
+export function createDomainActivities({
+  orm,
+  dns,
+  spfInclude,
+}: {
+  orm: Orm;
+  dns: DnsResolver;
+  spfInclude: string;
+}) {
+  return {
+    async recheckDomains(): Promise<{ checked: number; verified: number }> {
+      return recheckDomains({ em: orm.em.fork(), dns, spfInclude });
+    },
+  };
+}
