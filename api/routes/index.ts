@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { templateRoutes } from './templates.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -21,5 +22,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...contactRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),
+    ...templateRoutes(),
   ];
 }

@@ -7,6 +7,7 @@ import { IdempotencyKey } from './idempotency-key.entity.js';
 import { JobFile } from './job-file.entity.js';
 import { Job } from './job.entity.js';
 import { ProjectMember } from './project-member.entity.js';
+import { Template } from './template.entity.js';
 import { Project } from './project.entity.js';
 import { User } from './user.entity.js';
 
@@ -21,6 +22,7 @@ export {
   JobFile,
   Project,
   ProjectMember,
+  Template,
   User,
 };
 export const entities = [
@@ -35,4 +37,5 @@ export const entities = [
   Job,
   JobFile,
   IdempotencyKey,
+  Template,
 ];

@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121102419_foundation } from './Migration20261121102419_foundation.js';
 import { Migration20261121104556_contacts_events_jobs } from './Migration20261121104556_contacts_events_jobs.js';
 import { Migration20261121112100_domains } from './Migration20261121112100_domains.js';
+import { Migration20261121113500_templates } from './Migration20261121113500_templates.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261121104556_contacts_events_jobs,
   },
   { name: 'Migration20261121112100_domains', class: Migration20261121112100_domains },
+  { name: 'Migration20261121113500_templates', class: Migration20261121113500_templates },
 ];

@@ -1,7 +1,7 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Domain } from '../../db/entities/index.js';
+import { Domain, Template } from '../../db/entities/index.js';
 import { encryptSecret } from '../shared/encryption.js';
 import { DomainError, conflict, notFound } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
@@ -227,5 +227,49 @@ export async function deleteDomain({
   domainId: string;
 }): Promise<void> {
   const domain = await findDomain(em, projectId, domainId);
+  const senders = await em.count(Template, {
+    project: projectId,
+    $or: [{ from: { $ilike: `%@${domain.domain}` } }, { from: { $ilike: `%.${domain.domain}` } }],
+  });
+  if (senders > 0) {
+    throw conflict(
+      `${senders} template(s) send from ${domain.domain}`,
+      'Change or delete those templates first.',
+    );
+  }
   await em.removeAndFlush(domain);
+}
+
+/**
+ * Mail leaves only from a verified domain of the project: the sender's domain, or a parent of
+ * it (DKIM for example.com covers news.example.com under relaxed alignment).
+ */
+export async function requireVerifiedSender({
+  em,
+  projectId,
+  from,
+  field = 'from',
+}: {
+  em: Em;
+  projectId: string;
+  from: string;
+  field?: string;
+}): Promise<Domain> {
+  const host = from.slice(from.lastIndexOf('@') + 1).toLowerCase();
+  const verified = await em.find(Domain, { project: projectId, status: 'VERIFIED' });
+  const match = verified
+    .filter((d) => host === d.domain || host.endsWith(`.${d.domain}`))
+    .sort((a, b) => b.domain.length - a.domain.length)[0];
+  if (!match) {
+    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
+      errors: [
+        {
+          field,
+          message: `${host} is not a verified domain of this project`,
+          code: 'unverified_domain',
+        },
+      ],
+    });
+  }
+  return match;
 }

@@ -67,6 +67,13 @@ const IMPLEMENTED = [
   'GET /domains/project/{projectId}',
   'GET /domains/{id}/verify',
   'DELETE /domains/{id}',
+  'GET /templates',
+  'POST /templates',
+  'GET /templates/{id}',
+  'PATCH /templates/{id}',
+  'DELETE /templates/{id}',
+  'POST /templates/{id}/duplicate',
+  'GET /templates/{id}/usage',
 ];
 
 describe('OpenAPI document and reference page', () => {

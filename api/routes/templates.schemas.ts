@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { TEMPLATE_TYPES } from '../../domain/templates/template-types.pure.js';
+
+const noLineBreaks = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((v) => !/[\r\n]/.test(v), { message: 'Line breaks are not allowed' });
+
+const templateFields = {
+  name: z.string().trim().min(1).max(200),
+  subject: noLineBreaks(998),
+  body: z
+    .string()
+    .min(1)
+    .max(512 * 1024),
+  type: z.enum(TEMPLATE_TYPES),
+  from: z.email().max(254),
+  fromName: noLineBreaks(200).nullable(),
+  replyTo: z.email().max(254).nullable(),
+};
+
+export const createTemplateBody = z.object({
+  ...templateFields,
+  type: templateFields.type.default('MARKETING'),
+  fromName: templateFields.fromName.optional(),
+  replyTo: templateFields.replyTo.optional(),
+});
+
+export const updateTemplateBody = z
+  .object({
+    name: templateFields.name.optional(),
+    subject: templateFields.subject.optional(),
+    body: templateFields.body.optional(),
+    type: templateFields.type.optional(),
+    from: templateFields.from.optional(),
+    fromName: templateFields.fromName.optional(),
+    replyTo: templateFields.replyTo.optional(),
+  })
+  .strict();
+
+export const listTemplatesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  cursor: z.string().min(1).max(512).optional(),
+  type: z.enum(TEMPLATE_TYPES).optional(),
+  search: z.string().trim().max(200).optional(),
+});
+
+export const templateIdParams = z.object({ id: z.uuid() });
+
+export const templateView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  type: z.enum(TEMPLATE_TYPES),
+  from: z.string(),
+  fromName: z.string().nullable(),
+  replyTo: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

@@ -1,0 +1,33 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { newId } from '../../domain/shared/ids.js';
+import { Project } from './project.entity.js';
+
+import { TEMPLATE_TYPES } from '../../domain/templates/template-types.pure.js';
+
+export { TEMPLATE_TYPES, type TemplateType } from '../../domain/templates/template-types.pure.js';
+
+export const Template = defineEntity({
+  name: 'Template',
+  tableName: 'templates',
+  indexes: [{ properties: ['project', 'id'] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    project: () => p.manyToOne(Project).deleteRule('cascade'),
+    name: p.string().columnType('text'),
+    subject: p.string().columnType('text'),
+    body: p.string().columnType('text'),
+    type: p.enum([...TEMPLATE_TYPES]),
+    from: p.string().columnType('text').fieldName('from_address'),
+    fromName: p.string().columnType('text').nullable(),
+    replyTo: p.string().columnType('text').nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+export type Template = InferEntity<typeof Template>;

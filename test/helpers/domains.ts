@@ -1,0 +1,19 @@
+import { expect } from 'vitest';
+import type { DnsServer } from './dns-server.js';
+import type { Client } from './http.js';
+
+/** Adds a domain, publishes its records on the test DNS server and verifies it now. */
+export async function verifiedDomain(
+  api: Client,
+  dns: DnsServer,
+  key: string,
+  name: string,
+): Promise<{ id: string; domain: string }> {
+  const added = await api.post('/domains', { key, body: { domain: name } });
+  expect(added.status, added.text).toBe(201);
+  for (const record of added.body.records as { name: string; value: string }[])
+    dns.publishTxt(record.name, record.value);
+  const verified = await api.get(`/domains/${added.body.id}/verify`, { key });
+  expect(verified.body.status, verified.text).toBe('VERIFIED');
+  return { id: added.body.id, domain: name };
+}
