@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer, OutgoingMessage } from '../domain/shared/ports.js';
+import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../domain/shared/ports.js';
 
 /** A pooled SMTP transport from SMTP_URL (smtp:// or smtps://, credentials in the URL). */
 export function createSmtpMailer({ url }: { url: string }): Mailer & { close(): void } {
@@ -18,8 +18,19 @@ export function createSmtpMailer({ url }: { url: string }): Mailer & { close(): 
   });
   return {
     async send(message: OutgoingMessage) {
-      const info = await transport.sendMail(message);
-      return { messageId: info.messageId };
+      try {
+        const info = await transport.sendMail(message);
+        return { messageId: info.messageId };
+      } catch (error) {
+        const responseCode = (error as { responseCode?: number }).responseCode;
+        // 5xx is a final answer; 4xx, timeouts and dropped connections are worth retrying.
+        const permanent = typeof responseCode === 'number' && responseCode >= 500;
+        throw new MailDeliveryError(
+          error instanceof Error ? error.message : String(error),
+          permanent,
+          responseCode,
+        );
+      }
     },
     close: () => transport.close(),
   };

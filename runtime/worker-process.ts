@@ -45,6 +45,7 @@ export async function startWorker({
       importBatchSize: config.importBatchSize,
       dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       spfInclude: config.spfInclude,
+      encryptionKey: config.secrets.ENCRYPTION_KEY,
     },
   });
   const done = worker.run().finally(async () => {

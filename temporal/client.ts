@@ -1,13 +1,18 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type {
   ContactJobRequest,
+  SendEmailRequest,
   SystemEmailRequest,
   WorkflowEngine,
 } from '../domain/shared/ports.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
-import { contactJobWorkflowId, systemEmailWorkflowId } from './shared/workflow-ids.js';
-import type { contactJob, sendSystemEmail } from './workflows/index.js';
+import {
+  contactJobWorkflowId,
+  sendEmailWorkflowId,
+  systemEmailWorkflowId,
+} from './shared/workflow-ids.js';
+import type { contactJob, sendEmail, sendSystemEmail } from './workflows/index.js';
 
 /** The WorkflowEngine port over Temporal. Starts are idempotent by workflow id. */
 export class TemporalWorkflowEngine implements WorkflowEngine {
@@ -54,6 +59,14 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   async startContactJob(request: ContactJobRequest): Promise<void> {
     await this.start<Parameters<typeof contactJob>>('contactJob', {
       workflowId: contactJobWorkflowId(request.jobId),
+      args: [request],
+      projectId: request.projectId,
+    });
+  }
+
+  async startSendEmail(request: SendEmailRequest): Promise<void> {
+    await this.start<Parameters<typeof sendEmail>>('sendEmail', {
+      workflowId: sendEmailWorkflowId(request.emailId),
       args: [request],
       projectId: request.projectId,
     });

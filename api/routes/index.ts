@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
@@ -19,6 +20,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...projectRoutes(),
     ...memberRoutes(),
     ...trackRoutes(),
+    ...sendRoutes(),
     ...contactRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),

@@ -128,7 +128,15 @@ export async function regenerateKeys({
 }
 
 /** Tables holding a project's data (not its identity, keys or members), wiped by a reset. */
-const PROJECT_DATA_TABLES = ['events', 'jobs', 'idempotency_keys', 'contacts', 'emails'];
+const PROJECT_DATA_TABLES = [
+  'events',
+  'jobs',
+  'idempotency_keys',
+  'emails',
+  'attachments',
+  'suppressions',
+  'contacts',
+];
 
 export async function resetProject({
   em,

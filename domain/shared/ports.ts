@@ -17,16 +17,40 @@ export interface WorkflowEngine {
   startSystemEmail(request: SystemEmailRequest): Promise<void>;
   /** Runs an import or bulk job (`job-<id>`). */
   startContactJob(request: ContactJobRequest): Promise<void>;
+  /** Renders, signs and delivers one email (`email-<id>`). */
+  startSendEmail(request: SendEmailRequest): Promise<void>;
   isReachable(): Promise<boolean>;
 }
 
 export interface OutgoingMessage {
-  from: string;
-  to: string;
+  from: string | { name: string; address: string };
+  to: string | { name: string; address: string };
   subject: string;
   html: string;
   text: string;
+  replyTo?: string;
   headers?: Record<string, string>;
+  messageId?: string;
+  attachments?: {
+    filename: string;
+    content: Buffer;
+    contentType: string;
+    cid?: string;
+    contentDisposition: 'attachment' | 'inline';
+  }[];
+  /** DKIM-sign with the sending domain's key. */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+/** An SMTP failure; `permanent` for 5xx answers, otherwise worth retrying. */
+export class MailDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    readonly responseCode?: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface Mailer {
@@ -58,3 +82,8 @@ export interface DnsResolver {
 }
 
 export class DnsUnavailableError extends Error {}
+
+export interface SendEmailRequest {
+  emailId: string;
+  projectId: string;
+}

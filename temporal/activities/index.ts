@@ -3,6 +3,7 @@ import type { Sql } from '../../db/sql/sql.js';
 import type { DnsResolver, Mailer } from '../../domain/shared/ports.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
+import { createSendEmailActivities } from './send-email.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
 export interface ActivityDeps {
@@ -14,10 +15,16 @@ export interface ActivityDeps {
   importBatchSize: number;
   dns: DnsResolver;
   spfInclude: string;
+  encryptionKey: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createSendEmailActivities({
+      sql: deps.sql,
+      mailer: deps.mailer,
+      encryptionKey: deps.encryptionKey,
+    }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({
       orm: deps.orm,

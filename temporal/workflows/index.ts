@@ -1,3 +1,4 @@
 export { contactJob } from './contact-job.workflow.js';
 export { recheckDomains } from './recheck-domains.workflow.js';
+export { sendEmail } from './send-email.workflow.js';
 export { sendSystemEmail } from './send-system-email.workflow.js';

@@ -40,6 +40,7 @@ const IMPLEMENTED = [
   'PATCH /projects/{id}/members/{userId}',
   'DELETE /projects/{id}/members/{userId}',
   'POST /v1/track',
+  'POST /v1/send',
   'GET /contacts',
   'POST /contacts',
   'GET /contacts/{id}',

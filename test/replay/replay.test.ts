@@ -6,7 +6,7 @@ import { HISTORIES_DIR } from '../helpers/histories.js';
 
 // Every workflow has a committed history; replaying it against today's code catches a change
 // that would break runs already in flight.
-const WORKFLOWS = ['contact-job', 'recheck-domains', 'send-system-email'];
+const WORKFLOWS = ['contact-job', 'recheck-domains', 'send-email', 'send-system-email'];
 
 describe('replay of committed histories', () => {
   it('has a history for every workflow', async () => {

@@ -54,6 +54,7 @@ async function runWorker<T>(
         importBatchSize: 500,
         dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
         spfInclude: '_spf.mail.test',
+        encryptionKey: 'test-key',
       }),
     });
     return await worker.runUntil(work);

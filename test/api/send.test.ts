@@ -1,0 +1,353 @@
+import { Resolver } from 'node:dns/promises';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../helpers/database.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { verifiedDomain } from '../helpers/domains.js';
+import { keepHistory } from '../helpers/histories.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+let dns: DnsServer;
+let stack: TestStack;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  stack = await startStack({
+    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
+
+const unique = (label: string): string =>
+  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
+
+async function sender() {
+  const fixture = await projectFixture(stack.api);
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('send'));
+  return { ...fixture, domain };
+}
+
+async function emailRows(
+  ids: string[],
+): Promise<{ id: string; status: string; to_address: string }[]> {
+  return withDatabase(
+    async (db) =>
+      (
+        await db.query('SELECT id, status, to_address FROM emails WHERE id = ANY($1::uuid[])', [
+          ids,
+        ])
+      ).rows,
+  );
+}
+
+/** Nothing reached the SMTP server for this address within a short wait. */
+async function expectNothingSentTo(address: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 700));
+  expect(stack.smtp.messages.filter((m) => m.to.includes(address))).toHaveLength(0);
+}
+
+describe('POST /v1/send', () => {
+  it('delivers a rendered template, DKIM-signed, with headers, attachments and a text part', async () => {
+    const { sk, domain } = await sender();
+    const template = await stack.api.post('/templates', {
+      ...sk,
+      body: {
+        name: 'Receipt',
+        type: 'TRANSACTIONAL',
+        subject: 'Order {{ order }} for {{ firstName ?? "you" }}',
+        body: '<h1>Thanks {{ firstName }}</h1><p>Total: {{ total }}</p><p>{{ note }}</p>',
+        from: `shop@${domain}`,
+        fromName: 'The Shop',
+      },
+    });
+    expect(template.status, template.text).toBe(201);
+    const to = uniqueEmail('buyer');
+    const pdf = Buffer.from('%PDF-1.4 fake receipt \u0000\u0001 binary');
+    const res = await stack.api.post('/v1/send', {
+      ...sk,
+      body: {
+        to: { name: 'Ada Buyer', email: to },
+        template: template.body.id,
+        data: {
+          firstName: 'Ada',
+          order: 'A-17',
+          total: '12.50',
+          note: { value: '<script>x</script>', persistent: false },
+        },
+        reply: `support@${domain}`,
+        headers: { 'X-Campaign': 'spring', 'X-Order-Id': 'A-17' },
+        attachments: [
+          {
+            filename: 'receipt.pdf',
+            content: pdf.toString('base64'),
+            contentType: 'application/pdf',
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.success).toBe(true);
+    const [item] = res.body.data.emails;
+    expect(item).toMatchObject({ contact: { email: to }, status: 'QUEUED' });
+    expect((await emailRows([item.email]))[0]).toMatchObject({ id: item.email, to_address: to });
+
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
+    expect(mail.parsed.subject).toBe('Order A-17 for Ada');
+    expect(mail.parsed.from).toMatchObject({ name: 'The Shop', address: `shop@${domain}` });
+    expect(mail.parsed.replyTo?.[0]?.address).toBe(`support@${domain}`);
+    expect(mail.parsed.html).toContain('<h1>Thanks Ada</h1>');
+    expect(mail.parsed.html).toContain('&lt;script&gt;');
+    expect(mail.parsed.text).toContain('THANKS ADA');
+    expect(mail.parsed.messageId).toBe(`<${item.email}@${domain}>`);
+    const headers = Object.fromEntries(mail.parsed.headers.map((h) => [h.key, h.value]));
+    expect(headers['x-campaign']).toBe('spring');
+    expect(headers['x-order-id']).toBe('A-17');
+    const [attached] = mail.parsed.attachments;
+    expect(attached).toMatchObject({ filename: 'receipt.pdf', mimeType: 'application/pdf' });
+    expect(Buffer.from(attached?.content as ArrayBuffer).equals(pdf)).toBe(true);
+
+    const resolver = new Resolver();
+    resolver.setServers([dns.address]);
+    const dkim = await dkimVerify(mail.raw, {
+      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT'),
+    });
+    expect(dkim.results).toHaveLength(1);
+    expect(dkim.results[0]?.status.result).toBe('pass');
+    expect(dkim.results[0]?.signingDomain).toBe(domain);
+
+    // The transient value was not stored; the contact was created unsubscribed (send's default).
+    const contact = (await stack.api.get(`/contacts/${item.contact.id}`, sk)).body;
+    expect(contact).toMatchObject({
+      subscribed: false,
+      data: { firstName: 'Ada', order: 'A-17', total: '12.50' },
+    });
+    await waitForEvent(sk.key, 'email.sent', item.email);
+    expect((await emailRows([item.email]))[0]?.status).toBe('SENT');
+    await keepHistory('send-email', `email-${item.email}`);
+  });
+
+  it('sends inline content to several recipients, one email each', async () => {
+    const { sk, domain } = await sender();
+    const recipients = [uniqueEmail('r1'), { name: 'Two', email: uniqueEmail('r2') }];
+    const res = await stack.api.post('/v1/send', {
+      ...sk,
+      body: {
+        to: recipients,
+        subject: 'Hello {{ email }}',
+        body: '<p>Hi</p>',
+        from: { name: 'Team', email: `team@${domain}` },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.emails).toHaveLength(2);
+    const first = await stack.smtp.waitFor((m) => m.to.includes(recipients[0] as string));
+    expect(first.parsed.subject).toBe(`Hello ${recipients[0]}`);
+    await stack.smtp.waitFor((m) => m.to.includes((recipients[1] as { email: string }).email));
+  });
+
+  it('refuses the public key, an unverified sender and missing content, sending nothing', async () => {
+    const { project, sk, domain } = await sender();
+    const to = uniqueEmail('never');
+    const base = { to, subject: 's', body: 'b', from: `a@${domain}` };
+    const pk = await stack.api.post('/v1/send', { key: project.publicKey, body: base });
+    expect(pk.status).toBe(401);
+    expect(pk.body.error.code).toBe('INVALID_API_KEY');
+    const unverified = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { ...base, from: 'a@elsewhere.example.test' },
+    });
+    expect(unverified.status).toBe(422);
+    expect(unverified.body.error.errors[0]).toMatchObject({
+      field: 'from',
+      code: 'unverified_domain',
+    });
+    const empty = await stack.api.post('/v1/send', { ...sk, body: { to, from: `a@${domain}` } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'body',
+      'subject',
+    ]);
+    await expectNothingSentTo(to);
+    expect(
+      (await stack.api.post('/contacts/lookup', { ...sk, body: { emails: [to] } })).body.found,
+    ).toEqual([]);
+  });
+
+  it('holds every limit at its edge: the limit passes, one more fails with 422 and sends nothing', async () => {
+    const { sk, domain } = await sender();
+    const send = (extra: Record<string, unknown>, to = uniqueEmail('edge')) =>
+      stack.api.post('/v1/send', {
+        ...sk,
+        body: { to, subject: 's', body: '<p>b</p>', from: `a@${domain}`, ...extra },
+      });
+    const file = (bytes: number) => ({
+      filename: 'f.bin',
+      content: Buffer.alloc(bytes, 7).toString('base64'),
+    });
+
+    const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['subject length', { subject: 'a'.repeat(998) }, { subject: 'a'.repeat(999) }],
+      [
+        'header value length',
+        { headers: { 'X-Long': 'v'.repeat(998) } },
+        { headers: { 'X-Long': 'v'.repeat(999) } },
+      ],
+      [
+        'attachment count',
+        { attachments: Array.from({ length: 10 }, () => file(10)) },
+        { attachments: Array.from({ length: 11 }, () => file(10)) },
+      ],
+      [
+        'attachment bytes',
+        { attachments: [file(10 * 1024 * 1024)] },
+        { attachments: [file(10 * 1024 * 1024 + 1)] },
+      ],
+    ];
+    for (const [name, ok, tooMuch] of cases) {
+      const passTo = uniqueEmail('pass');
+      const passed = await send(ok, passTo);
+      expect(passed.status, `${name}: ${passed.text.slice(0, 300)}`).toBe(200);
+      await stack.smtp.waitFor((m) => m.to.includes(passTo), { timeoutMs: 60_000 });
+      const failTo = uniqueEmail('fail');
+      const failed = await send(tooMuch, failTo);
+      expect(failed.status, name).toBe(422);
+      expect(failed.body.error.code).toBe('VALIDATION_ERROR');
+      await expectNothingSentTo(failTo);
+    }
+  });
+
+  it('refuses CR/LF injection in the subject, header names and header values', async () => {
+    const { sk, domain } = await sender();
+    const to = uniqueEmail('inject');
+    const base = { to, subject: 's', body: 'b', from: `a@${domain}` };
+    const attempts = [
+      { ...base, subject: 'Hi\r\nBcc: victim@example.com' },
+      { ...base, headers: { 'X-Test': 'ok\r\nBcc: victim@example.com' } },
+      { ...base, headers: { 'X-Test\r\nBcc': 'victim@example.com' } },
+      { ...base, headers: { 'X Test': 'space in name' } },
+      { ...base, headers: { Bcc: 'victim@example.com' } },
+      { ...base, from: { name: 'Evil\r\nBcc: victim@example.com', email: `a@${domain}` } },
+    ];
+    for (const body of attempts) {
+      const res = await stack.api.post('/v1/send', { ...sk, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+    await expectNothingSentTo(to);
+  });
+
+  it('suppresses marketing mail to unsubscribed contacts and anything to a suppressed address', async () => {
+    const { project, sk, domain } = await sender();
+    const marketing = (
+      await stack.api.post('/templates', {
+        ...sk,
+        body: {
+          name: 'News',
+          subject: 'News',
+          body: 'b',
+          from: `news@${domain}`,
+          type: 'MARKETING',
+        },
+      })
+    ).body;
+    const transactional = (
+      await stack.api.post('/templates', {
+        ...sk,
+        body: {
+          name: 'Reset',
+          subject: 'Reset',
+          body: 'b',
+          from: `a@${domain}`,
+          type: 'TRANSACTIONAL',
+        },
+      })
+    ).body;
+    const out = uniqueEmail('out');
+    await stack.api.post('/contacts', { ...sk, body: { email: out, subscribed: false } });
+
+    const news = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to: out, template: marketing.id },
+    });
+    expect(news.body.data.emails[0].status).toBe('SUPPRESSED');
+    const reset = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to: out, template: transactional.id },
+    });
+    expect(reset.body.data.emails[0].status).toBe('QUEUED');
+    await stack.smtp.waitFor((m) => m.to.includes(out) && m.parsed.subject === 'Reset');
+    expect(
+      stack.smtp.messages.filter((m) => m.to.includes(out) && m.parsed.subject === 'News'),
+    ).toHaveLength(0);
+    expect((await emailRows([news.body.data.emails[0].email]))[0]?.status).toBe('SUPPRESSED');
+
+    const bounced = uniqueEmail('bounced');
+    await withDatabase((db) =>
+      db.query(
+        `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, 'hard_bounce')`,
+        [project.id, bounced],
+      ),
+    );
+    const again = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to: bounced, template: transactional.id },
+    });
+    expect(again.body.data.emails[0].status).toBe('SUPPRESSED');
+    await expectNothingSentTo(bounced);
+  });
+
+  it('delivers exactly once through two 451 answers', async () => {
+    const { sk, domain } = await sender();
+    const to = uniqueEmail('greylisted');
+    let refusals = 0;
+    stack.smtp.setResponder((message) => {
+      if (message.to.includes(to) && refusals < 2) {
+        refusals += 1;
+        throw Object.assign(new Error('Greylisted, try again later'), { responseCode: 451 });
+      }
+    });
+    try {
+      const res = await stack.api.post('/v1/send', {
+        ...sk,
+        body: { to, subject: 'Persistent', body: 'b', from: `a@${domain}` },
+      });
+      expect(res.status).toBe(200);
+      await stack.smtp.waitFor((m) => m.to.includes(to), { timeoutMs: 30_000 });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(refusals).toBe(2);
+      expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
+      expect((await emailRows([res.body.data.emails[0].email]))[0]?.status).toBe('SENT');
+    } finally {
+      stack.smtp.setResponder(undefined);
+    }
+  });
+
+  it('answers a reused Idempotency-Key with 409 and sends once', async () => {
+    const { sk, domain } = await sender();
+    const to = uniqueEmail('once');
+    const headers = { 'Idempotency-Key': `welcome-${to}` };
+    const body = { to, subject: 'Once', body: 'b', from: `a@${domain}` };
+    expect((await stack.api.post('/v1/send', { ...sk, headers, body })).status).toBe(200);
+    const again = await stack.api.post('/v1/send', { ...sk, headers, body });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    await stack.smtp.waitFor((m) => m.to.includes(to));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
+  });
+});
+
+async function waitForEvent(key: string, name: string, emailId: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const events = (await stack.api.get(`/events?event=${name}`, { key })).body.data as {
+      data: { emailId?: string };
+    }[];
+    if (events.some((e) => e.data.emailId === emailId)) return;
+    if (Date.now() > deadline) throw new Error(`No ${name} event for ${emailId}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
