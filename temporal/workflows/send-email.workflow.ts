@@ -3,7 +3,8 @@ import type { SendEmailRequest } from '../../domain/shared/ports.js';
 import type { Activities } from '../activities/index.js';
 
 const { deliverEmail } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
   // Temporary SMTP failures (4xx, dropped connections) are retried with backoff for a day.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
   scheduleToCloseTimeout: '24 hours',
