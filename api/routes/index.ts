@@ -5,6 +5,7 @@ import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
+import { uploadRoutes } from './uploads.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -25,5 +26,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...eventRoutes(),
     ...domainRoutes(),
     ...templateRoutes(),
+    ...uploadRoutes(),
   ];
 }

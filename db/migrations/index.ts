@@ -4,6 +4,7 @@ import { Migration20261121104556_contacts_events_jobs } from './Migration2026112
 import { Migration20261121112100_domains } from './Migration20261121112100_domains.js';
 import { Migration20261121113500_templates } from './Migration20261121113500_templates.js';
 import { Migration20261121114000_sending } from './Migration20261121114000_sending.js';
+import { Migration20261121114500_uploads } from './Migration20261121114500_uploads.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121112100_domains', class: Migration20261121112100_domains },
   { name: 'Migration20261121113500_templates', class: Migration20261121113500_templates },
   { name: 'Migration20261121114000_sending', class: Migration20261121114000_sending },
+  { name: 'Migration20261121114500_uploads', class: Migration20261121114500_uploads },
 ];

@@ -135,6 +135,7 @@ const PROJECT_DATA_TABLES = [
   'emails',
   'attachments',
   'suppressions',
+  'uploads',
   'contacts',
 ];
 

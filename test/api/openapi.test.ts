@@ -75,6 +75,8 @@ const IMPLEMENTED = [
   'DELETE /templates/{id}',
   'POST /templates/{id}/duplicate',
   'GET /templates/{id}/usage',
+  'POST /uploads/image',
+  'GET /uploads/{key}',
 ];
 
 describe('OpenAPI document and reference page', () => {
