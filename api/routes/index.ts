@@ -6,6 +6,7 @@ import { domainRoutes } from './domains.routes.js';
 import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
+import { verifyRoutes } from './verify.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -22,6 +23,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...memberRoutes(),
     ...trackRoutes(),
     ...sendRoutes(),
+    ...verifyRoutes(),
     ...contactRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),

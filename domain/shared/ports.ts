@@ -75,10 +75,14 @@ export interface ContactJobRequest {
   projectId: string;
 }
 
-/** DNS lookups with timeouts (DNS_SERVERS when set). */
+/** DNS lookups with timeouts (DNS_SERVERS when set). Absent names and types answer []. */
 export interface DnsResolver {
-  /** TXT records as character-strings; [] when the name has none (NXDOMAIN or NODATA). */
+  /** TXT records as character-strings. */
   resolveTxt(name: string): Promise<string[][]>;
+  resolveMx(name: string): Promise<{ exchange: string; priority: number }[]>;
+  /** A and AAAA addresses together. */
+  resolveAddresses(name: string): Promise<string[]>;
+  resolveNs(name: string): Promise<string[]>;
 }
 
 export class DnsUnavailableError extends Error {}

@@ -41,6 +41,7 @@ const IMPLEMENTED = [
   'DELETE /projects/{id}/members/{userId}',
   'POST /v1/track',
   'POST /v1/send',
+  'POST /v1/verify',
   'GET /contacts',
   'POST /contacts',
   'GET /contacts/{id}',

@@ -1,34 +1,51 @@
 import dns2, { Packet } from 'dns2';
 
-type TxtValue = string;
+type Answer =
+  | { type: 'TXT'; value: string }
+  | { type: 'MX'; exchange: string; priority: number }
+  | { type: 'A'; address: string }
+  | { type: 'AAAA'; address: string };
 
 /**
  * A real DNS server (UDP, on 127.0.0.1) whose zone the test edits as it goes: publish or remove
- * TXT records and the service's resolver (DNS_SERVERS) sees them on its next lookup.
+ * records and the service's resolver (DNS_SERVERS) sees them on its next lookup. A name with no
+ * record at all answers NXDOMAIN; a known name without the asked type answers no data.
  */
 export async function startDnsServer() {
-  const txt = new Map<string, TxtValue[]>();
+  const zone = new Map<string, Answer[]>();
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
       const response = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       const name = (question?.name ?? '').toLowerCase().replace(/\.$/, '');
-      const values = txt.get(name);
-      if (question && question.type === Packet.TYPE.TXT && values) {
-        for (const value of values) {
+      const answers = zone.get(name);
+      if (!answers) response.header.rcode = 3; // NXDOMAIN
+      for (const answer of answers ?? []) {
+        const base = { name: question?.name ?? name, class: Packet.CLASS.IN, ttl: 1 };
+        if (answer.type === 'TXT' && question?.type === Packet.TYPE.TXT) {
           // A TXT value travels as character-strings of at most 255 octets.
-          const chunks = value.match(/.{1,255}/g) ?? [''];
           response.answers.push({
-            name: question.name,
+            ...base,
             type: Packet.TYPE.TXT,
-            class: Packet.CLASS.IN,
-            ttl: 1,
-            data: chunks,
+            data: answer.value.match(/.{1,255}/g) ?? [''],
+          } as never);
+        } else if (answer.type === 'MX' && question?.type === Packet.TYPE.MX) {
+          response.answers.push({
+            ...base,
+            type: Packet.TYPE.MX,
+            exchange: answer.exchange,
+            priority: answer.priority,
+          } as never);
+        } else if (answer.type === 'A' && question?.type === Packet.TYPE.A) {
+          response.answers.push({ ...base, type: Packet.TYPE.A, address: answer.address } as never);
+        } else if (answer.type === 'AAAA' && question?.type === Packet.TYPE.AAAA) {
+          response.answers.push({
+            ...base,
+            type: Packet.TYPE.AAAA,
+            address: answer.address,
           } as never);
         }
-      } else if (!values) {
-        response.header.rcode = 3; // NXDOMAIN
       }
       void send(response);
     },
@@ -36,14 +53,22 @@ export async function startDnsServer() {
   const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
   const port = addresses.udp?.port;
   if (!port) throw new Error('The DNS server did not bind');
+  const add = (name: string, answer: Answer): void => {
+    const key = name.toLowerCase();
+    zone.set(key, [...(zone.get(key) ?? []), answer]);
+  };
   return {
     address: `127.0.0.1:${port}`,
-    publishTxt(name: string, value: string): void {
-      const key = name.toLowerCase();
-      txt.set(key, [...(txt.get(key) ?? []), value]);
-    },
+    publishTxt: (name: string, value: string): void => add(name, { type: 'TXT', value }),
+    publishMx: (name: string, exchange: string, priority = 10): void =>
+      add(name, { type: 'MX', exchange, priority }),
+    publishA: (name: string, address: string): void => add(name, { type: 'A', address }),
+    /** Removes the TXT records of a name (other types stay). */
     removeTxt(name: string): void {
-      txt.delete(name.toLowerCase());
+      const key = name.toLowerCase();
+      const rest = (zone.get(key) ?? []).filter((a) => a.type !== 'TXT');
+      if (rest.length) zone.set(key, rest);
+      else zone.delete(key);
     },
     stop: () => server.close(),
   };
