@@ -5,6 +5,7 @@ import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
+import { trackingRoutes } from './tracking.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
 import { verifyRoutes } from './verify.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
@@ -29,5 +30,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...domainRoutes(),
     ...templateRoutes(),
     ...uploadRoutes(),
+    ...trackingRoutes(),
   ];
 }

@@ -67,6 +67,7 @@ export async function updateContact({
   email,
   subscribed,
   data,
+  source = 'api',
 }: {
   sql: Sql;
   projectId: string;
@@ -74,6 +75,8 @@ export async function updateContact({
   email?: string;
   subscribed?: boolean;
   data?: Record<string, unknown>;
+  /** Recorded on the subscription event a flip emits. */
+  source?: string;
 }): Promise<ContactView> {
   const sorted = sortData(data);
   try {
@@ -93,7 +96,7 @@ export async function updateContact({
          INSERT INTO events (id, project_id, contact_id, name, data, created_at)
          SELECT $7, project_id, id,
                 CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
-                jsonb_build_object('source', 'api'), now()
+                jsonb_build_object('source', $8::text), now()
            FROM up WHERE flipped
          RETURNING id
        )
@@ -106,6 +109,7 @@ export async function updateContact({
         contactId,
         projectId,
         newId(),
+        source,
       ],
     );
     if (!row) throw notFound('Contact');

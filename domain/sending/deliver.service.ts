@@ -1,8 +1,11 @@
 import { convert as htmlToText } from 'html-to-text';
 import type { Sql } from '../../db/sql/sql.js';
 import { decryptSecret } from '../shared/encryption.js';
+import { recordEmailEvent } from './email-events.js';
 import { MailDeliveryError, type Mailer } from '../shared/ports.js';
 import { renderTemplate } from '../templates/template-engine.js';
+import { signLinkToken } from '../tracking/tokens.js';
+import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 
 interface EmailRow {
   id: string;
@@ -10,6 +13,8 @@ interface EmailRow {
   contact_id: string | null;
   template_id: string | null;
   status: string;
+  type: 'TRANSACTIONAL' | 'MARKETING';
+  tracking_enabled: boolean;
   to_address: string;
   to_name: string | null;
   from_address: string;
@@ -26,29 +31,6 @@ interface EmailRow {
 }
 
 export type DeliveryOutcome = 'SENT' | 'FAILED' | 'SKIPPED';
-
-async function recordEmailEvent(
-  sql: Sql,
-  row: EmailRow,
-  name: string,
-  extra: Record<string, unknown>,
-): Promise<void> {
-  if (!row.contact_id) return;
-  await sql.query(
-    `INSERT INTO events (id, project_id, contact_id, name, data, created_at) VALUES (uuid_generate_v7(), $1, $2, $3, $4, now())`,
-    [
-      row.project_id,
-      row.contact_id,
-      name,
-      JSON.stringify({
-        emailId: row.id,
-        subject: row.subject,
-        templateId: row.template_id ?? undefined,
-        ...extra,
-      }),
-    ],
-  );
-}
 
 /** Marks a queued email FAILED (render error, permanent SMTP refusal, retries exhausted). */
 export async function failEmail({
@@ -74,29 +56,48 @@ export async function failEmail({
  * alone, so a retried activity never sends it twice once it was recorded SENT. Temporary SMTP
  * failures throw (the workflow retries with backoff); permanent ones mark the email FAILED.
  */
+// DKIM covers the unsubscribe headers too (RFC 8058 asks for it).
+const SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:List-Unsubscribe:List-Unsubscribe-Post';
+
 export async function deliverEmail({
   sql,
   mailer,
   emailId,
   encryptionKey,
+  publicUrl,
 }: {
   sql: Sql;
   mailer: Mailer;
   emailId: string;
   encryptionKey: string;
+  publicUrl: string;
 }): Promise<DeliveryOutcome> {
   const [row] = await sql.query<EmailRow>(
-    `SELECT e.*, d.domain, d.selector, d.dkim_private_key
-       FROM emails e LEFT JOIN domains d ON d.id = e.domain_id WHERE e.id = $1`,
+    `SELECT e.*, d.domain, d.selector, d.dkim_private_key,
+            coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
+       FROM emails e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
+      WHERE e.id = $1`,
     [emailId],
   );
   if (!row || row.status !== 'QUEUED') return 'SKIPPED';
 
+  const subscription = row.contact_id
+    ? signLinkToken({ k: 'u', c: row.contact_id, p: row.project_id, e: row.id }, encryptionKey)
+    : undefined;
+  const links = subscription
+    ? {
+        unsubscribeUrl: `${publicUrl}/unsubscribe/${subscription}`,
+        subscribeUrl: `${publicUrl}/subscribe/${subscription}`,
+        manageUrl: `${publicUrl}/manage/${subscription}`,
+      }
+    : {};
+  const variables = { ...row.variables, ...links };
   let subject: string;
   let html: string;
   try {
-    subject = renderTemplate(row.subject, row.variables, { escape: false });
-    html = renderTemplate(row.body, row.variables);
+    subject = renderTemplate(row.subject, variables, { escape: false });
+    html = renderTemplate(row.body, variables);
   } catch (error) {
     await failEmail({
       sql,
@@ -117,6 +118,22 @@ export async function deliverEmail({
         [row.attachment_ids],
       )
     : [];
+  if (row.tracking_enabled) {
+    html = rewriteLinks(
+      html,
+      (url) => `${publicUrl}/t/c/${signLinkToken({ k: 'c', e: row.id, u: url }, encryptionKey)}`,
+      (url) => url.startsWith(`${publicUrl}/`),
+    );
+    html = addOpenPixel(
+      html,
+      `${publicUrl}/t/o/${signLinkToken({ k: 'o', e: row.id }, encryptionKey)}`,
+    );
+  }
+  const headers = { ...row.headers };
+  if (row.type === 'MARKETING' && links.unsubscribeUrl) {
+    headers['List-Unsubscribe'] = `<${links.unsubscribeUrl}>`;
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+  }
   const senderDomain = row.domain ?? row.from_address.split('@')[1] ?? 'localhost';
   const messageId = `<${row.id}@${senderDomain}>`;
   try {
@@ -127,7 +144,7 @@ export async function deliverEmail({
       html,
       text: htmlToText(html, { wordwrap: 78 }),
       replyTo: row.reply_to ?? undefined,
-      headers: row.headers,
+      headers,
       messageId,
       attachments: attachments.map((a) => ({
         filename: a.filename,
@@ -142,6 +159,7 @@ export async function deliverEmail({
               domainName: row.domain,
               keySelector: row.selector,
               privateKey: decryptSecret(row.dkim_private_key, encryptionKey),
+              headerFieldNames: SIGNED_HEADERS,
             }
           : undefined,
     });

@@ -39,7 +39,7 @@ export interface OutgoingMessage {
     contentDisposition: 'attachment' | 'inline';
   }[];
   /** DKIM-sign with the sending domain's key. */
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  dkim?: { domainName: string; keySelector: string; privateKey: string; headerFieldNames?: string };
 }
 
 /** An SMTP failure; `permanent` for 5xx answers, otherwise worth retrying. */

@@ -24,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       mailer: deps.mailer,
       encryptionKey: deps.encryptionKey,
+      publicUrl: deps.publicUrl,
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({

@@ -7,10 +7,12 @@ export function createSendEmailActivities({
   sql,
   mailer,
   encryptionKey,
+  publicUrl,
 }: {
   sql: Sql;
   mailer: Mailer;
   encryptionKey: string;
+  publicUrl: string;
 }) {
   return {
     async deliverEmail(emailId: string): Promise<string> {
@@ -18,7 +20,7 @@ export function createSendEmailActivities({
       const context = Context.current();
       const beat = setInterval(() => context.heartbeat(), 2000);
       try {
-        return await deliverEmail({ sql, mailer, emailId, encryptionKey });
+        return await deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl });
       } finally {
         clearInterval(beat);
       }

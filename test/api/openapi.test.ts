@@ -78,6 +78,13 @@ const IMPLEMENTED = [
   'GET /templates/{id}/usage',
   'POST /uploads/image',
   'GET /uploads/{key}',
+  'GET /t/o/{token}',
+  'GET /t/c/{token}',
+  'GET /unsubscribe/{token}',
+  'POST /unsubscribe/{token}',
+  'GET /subscribe/{token}',
+  'POST /subscribe/{token}',
+  'GET /manage/{token}',
 ];
 
 describe('OpenAPI document and reference page', () => {
