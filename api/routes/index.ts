@@ -8,6 +8,7 @@ import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
 import { verifyRoutes } from './verify.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { memberRoutes } from './members.routes.js';
@@ -31,5 +32,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...templateRoutes(),
     ...uploadRoutes(),
     ...trackingRoutes(),
+    ...webhookRoutes(),
   ];
 }

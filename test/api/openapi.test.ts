@@ -85,6 +85,7 @@ const IMPLEMENTED = [
   'GET /subscribe/{token}',
   'POST /subscribe/{token}',
   'GET /manage/{token}',
+  'POST /webhooks/email',
 ];
 
 describe('OpenAPI document and reference page', () => {

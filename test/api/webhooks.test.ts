@@ -1,0 +1,156 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../helpers/database.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { verifiedDomain } from '../helpers/domains.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+let dns: DnsServer;
+let stack: TestStack;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  stack = await startStack({
+    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
+
+const unique = (label: string): string =>
+  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
+
+function signed(
+  body: unknown,
+  { secret = stack.env.EMAIL_WEBHOOK_SECRET as string, t = Math.floor(Date.now() / 1000) } = {},
+) {
+  const raw = JSON.stringify(body);
+  const v1 = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
+  return { rawBody: raw, headers: { 'X-Signature': `t=${t},v1=${v1}` } };
+}
+
+async function sentEmail() {
+  const fixture = await projectFixture(stack.api);
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('hooks'));
+  const to = uniqueEmail('hook');
+  const res = await stack.api.post('/v1/send', {
+    ...fixture.sk,
+    body: { to, subject: 'S', body: 'b', from: `a@${domain}`, subscribed: true },
+  });
+  const emailId = res.body.data.emails[0].email as string;
+  const contactId = res.body.data.emails[0].contact.id as string;
+  const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
+  const deadline = Date.now() + 10_000;
+  while ((await status(emailId)) !== 'SENT' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  return { ...fixture, domain, to, emailId, contactId, messageId: mail.parsed.messageId as string };
+}
+
+async function status(emailId: string): Promise<string> {
+  return withDatabase(
+    async (db) =>
+      (await db.query('SELECT status FROM emails WHERE id = $1', [emailId])).rows[0]?.status,
+  );
+}
+
+async function eventNames(key: string, contactId: string): Promise<string[]> {
+  return (await stack.api.get(`/events/contact/${contactId}`, { key })).body.data.map(
+    (e: { name: string }) => e.name,
+  );
+}
+
+describe('POST /webhooks/email', () => {
+  it('records delivery once, however often the callback repeats', async () => {
+    const { sk, emailId, contactId, messageId } = await sentEmail();
+    const first = await stack.api.post('/webhooks/email', signed({ type: 'delivered', messageId }));
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toEqual({ received: true, applied: true });
+    const again = await stack.api.post('/webhooks/email', signed({ type: 'delivered', emailId }));
+    expect(again.body.applied).toBe(false);
+    expect(await status(emailId)).toBe('DELIVERED');
+    expect(
+      (await eventNames(sk.key, contactId)).filter((n) => n === 'email.delivered'),
+    ).toHaveLength(1);
+  });
+
+  it('suppresses and unsubscribes on a hard bounce; the next send is SUPPRESSED', async () => {
+    const { sk, emailId, contactId, to, domain } = await sentEmail();
+    const res = await stack.api.post(
+      '/webhooks/email',
+      signed({ type: 'bounced', bounceType: 'hard', emailId }),
+    );
+    expect(res.body.applied).toBe(true);
+    expect(await status(emailId)).toBe('BOUNCED');
+    expect((await stack.api.get(`/contacts/${contactId}`, sk)).body.subscribed).toBe(false);
+    const names = await eventNames(sk.key, contactId);
+    expect(names).toEqual(expect.arrayContaining(['email.bounced', 'contact.unsubscribed']));
+    const next = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to, subject: 'Again', body: 'b', from: `a@${domain}` },
+    });
+    expect(next.body.data.emails[0].status).toBe('SUPPRESSED');
+  });
+
+  it('suppresses on a complaint, and only records a soft bounce', async () => {
+    const complained = await sentEmail();
+    await stack.api.post(
+      '/webhooks/email',
+      signed({ type: 'complained', emailId: complained.emailId }),
+    );
+    expect(await eventNames(complained.sk.key, complained.contactId)).toContain('email.complained');
+    const suppressed = await withDatabase(
+      async (db) =>
+        (await db.query('SELECT reason FROM suppressions WHERE email = $1', [complained.to])).rows,
+    );
+    expect(suppressed).toEqual([{ reason: 'complaint' }]);
+
+    const soft = await sentEmail();
+    await stack.api.post(
+      '/webhooks/email',
+      signed({ type: 'bounced', bounceType: 'soft', emailId: soft.emailId }),
+    );
+    expect(await status(soft.emailId)).toBe('SENT');
+    expect((await stack.api.get(`/contacts/${soft.contactId}`, soft.sk)).body.subscribed).toBe(
+      true,
+    );
+    const events = (await stack.api.get(`/events/contact/${soft.contactId}`, soft.sk)).body.data;
+    expect(events.find((e: { name: string }) => e.name === 'email.bounced').data.bounceType).toBe(
+      'soft',
+    );
+  });
+
+  it('refuses unsigned, wrongly signed and stale callbacks, changing nothing', async () => {
+    const { emailId } = await sentEmail();
+    const body = { type: 'bounced', emailId };
+    expect((await stack.api.post('/webhooks/email', { body })).status).toBe(401);
+    expect(
+      (await stack.api.post('/webhooks/email', signed(body, { secret: 'not-the-secret' }))).status,
+    ).toBe(401);
+    expect(
+      (
+        await stack.api.post(
+          '/webhooks/email',
+          signed(body, { t: Math.floor(Date.now() / 1000) - 3600 }),
+        )
+      ).status,
+    ).toBe(401);
+    const tampered = signed(body);
+    expect(
+      (
+        await stack.api.post('/webhooks/email', {
+          ...tampered,
+          rawBody: tampered.rawBody.replace('bounced', 'complained'),
+        })
+      ).status,
+    ).toBe(401);
+    expect(await status(emailId)).toBe('SENT');
+    const unknown = await stack.api.post(
+      '/webhooks/email',
+      signed({ type: 'delivered', emailId: randomUUID() }),
+    );
+    expect(unknown.body).toEqual({ received: true, applied: false });
+  });
+});
