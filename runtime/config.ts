@@ -53,6 +53,8 @@ const envSchema = z.object({
   // The host customers' SPF records must include (`include:<this>`).
   SPF_INCLUDE: optionalString,
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+  // Where SNS signing certificates and subscription confirmations may be fetched from.
+  SNS_URL_PATTERN: z.string().default('^https://sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?/'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -93,6 +95,7 @@ export interface Config {
   domainRecheckInterval: string;
   spfInclude: string;
   dnsTimeoutMs: number;
+  snsUrlPattern: RegExp;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -179,6 +182,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     spfInclude: env.SPF_INCLUDE ?? `_spf.${new URL(publicUrl).hostname}`,
     dnsTimeoutMs: env.DNS_TIMEOUT_MS,
+    snsUrlPattern: new RegExp(env.SNS_URL_PATTERN),
     logLevel: env.LOG_LEVEL,
   };
 }

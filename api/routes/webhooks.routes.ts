@@ -4,6 +4,10 @@ import {
   verifyWebhookSignature,
   type Feedback,
 } from '../../domain/sending/delivery-feedback.service.js';
+import { handleSnsEnvelope, type SnsEnvelope } from '../../domain/sending/sns.service.js';
+import { DomainError } from '../../domain/shared/errors.js';
+import { readRawText } from '../http/raw-body.js';
+import { parseOrThrow } from '../http/validation.js';
 import { defineRoute } from '../http/route.js';
 
 const emailWebhookBody = z
@@ -17,6 +21,20 @@ const emailWebhookBody = z
     message: 'Give emailId or messageId',
     path: ['emailId'],
   });
+
+const snsEnvelope = z.object({
+  Type: z.enum(['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation']),
+  MessageId: z.string().max(200),
+  TopicArn: z.string().max(500),
+  Message: z.string().max(256 * 1024),
+  Timestamp: z.string().max(100),
+  Signature: z.string().max(4096),
+  SignatureVersion: z.enum(['1', '2']),
+  SigningCertURL: z.url().max(2000),
+  Subject: z.string().max(1000).optional(),
+  SubscribeURL: z.url().max(2000).optional(),
+  Token: z.string().max(4096).optional(),
+});
 
 export const webhookRoutes = () => [
   defineRoute({
@@ -45,6 +63,37 @@ export const webhookRoutes = () => [
         feedback,
       });
       return { received: true, applied };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhooks/ses',
+    summary: 'Amazon SES notifications through SNS (signature verified; subscriptions confirmed)',
+    tag: 'Webhooks',
+    auth: 'none',
+    response: z.object({
+      received: z.literal(true),
+      action: z.enum(['confirmed', 'applied', 'ignored']),
+    }),
+    handler: async ({ sql, deps, ctx }) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(await readRawText(ctx));
+      } catch {
+        throw new DomainError('BAD_REQUEST', 'The body is not an SNS message');
+      }
+      const envelope = parseOrThrow(snsEnvelope, json) as SnsEnvelope;
+      const { action } = await handleSnsEnvelope({
+        sql,
+        envelope,
+        allowedUrls: deps.config.snsUrlPattern,
+        fetchText: async (url) => {
+          const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+          if (!res.ok) throw new DomainError('UNAUTHORIZED', `Could not fetch ${url}`);
+          return res.text();
+        },
+      });
+      return { received: true, action };
     },
   }),
 ];

@@ -86,6 +86,7 @@ const IMPLEMENTED = [
   'POST /subscribe/{token}',
   'GET /manage/{token}',
   'POST /webhooks/email',
+  'POST /webhooks/ses',
 ];
 
 describe('OpenAPI document and reference page', () => {

@@ -1,0 +1,123 @@
+import { X509Certificate, createVerify } from 'node:crypto';
+import type { Sql } from '../../db/sql/sql.js';
+import { DomainError } from '../shared/errors.js';
+import { applyDeliveryFeedback, type Feedback } from './delivery-feedback.service.js';
+
+export interface SnsEnvelope {
+  Type: 'Notification' | 'SubscriptionConfirmation' | 'UnsubscribeConfirmation';
+  MessageId: string;
+  TopicArn: string;
+  Message: string;
+  Timestamp: string;
+  Signature: string;
+  SignatureVersion: '1' | '2';
+  SigningCertURL: string;
+  Subject?: string;
+  SubscribeURL?: string;
+  Token?: string;
+}
+
+const rejected = (message: string): DomainError => new DomainError('UNAUTHORIZED', message);
+
+/** The string SNS signs: the listed keys, in order, each as "Key\nValue\n" (Subject only if set). */
+export function snsStringToSign(envelope: SnsEnvelope): string {
+  const keys =
+    envelope.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  return keys
+    .filter((key) => envelope[key as keyof SnsEnvelope] !== undefined)
+    .map((key) => `${key}\n${envelope[key as keyof SnsEnvelope]}\n`)
+    .join('');
+}
+
+export type FetchText = (url: string) => Promise<string>;
+
+const certificates = new Map<string, Promise<string>>();
+
+/**
+ * Verifies an SNS message: its certificate comes only from an allowed URL (SNS_URL_PATTERN) and
+ * signs the canonical string (SHA1 for version 1, SHA256 for version 2).
+ */
+export async function verifySnsEnvelope({
+  envelope,
+  allowedUrls,
+  fetchText,
+}: {
+  envelope: SnsEnvelope;
+  allowedUrls: RegExp;
+  fetchText: FetchText;
+}): Promise<void> {
+  if (!allowedUrls.test(envelope.SigningCertURL ?? ''))
+    throw rejected('The signing certificate URL is not an SNS URL');
+  let pem = certificates.get(envelope.SigningCertURL);
+  if (!pem) {
+    pem = fetchText(envelope.SigningCertURL);
+    certificates.set(envelope.SigningCertURL, pem);
+    pem.catch(() => certificates.delete(envelope.SigningCertURL));
+  }
+  const certificate = new X509Certificate(await pem);
+  const verifier = createVerify(envelope.SignatureVersion === '2' ? 'RSA-SHA256' : 'RSA-SHA1');
+  verifier.update(snsStringToSign(envelope), 'utf8');
+  if (!verifier.verify(certificate.publicKey, envelope.Signature, 'base64'))
+    throw rejected('Invalid SNS signature');
+}
+
+interface SesEvent {
+  notificationType?: string;
+  eventType?: string;
+  mail?: { commonHeaders?: { messageId?: string }; headers?: { name: string; value: string }[] };
+  bounce?: { bounceType?: string };
+}
+
+function feedbackOf(event: SesEvent): Feedback | undefined {
+  switch (event.notificationType ?? event.eventType) {
+    case 'Delivery':
+      return { type: 'delivered' };
+    case 'Bounce':
+      return {
+        type: 'bounced',
+        bounceType: event.bounce?.bounceType === 'Permanent' ? 'hard' : 'soft',
+      };
+    case 'Complaint':
+      return { type: 'complained' };
+    default:
+      return undefined;
+  }
+}
+
+/** A verified SNS message: confirm a subscription, or apply an SES delivery notification. */
+export async function handleSnsEnvelope({
+  sql,
+  envelope,
+  allowedUrls,
+  fetchText,
+}: {
+  sql: Sql;
+  envelope: SnsEnvelope;
+  allowedUrls: RegExp;
+  fetchText: FetchText;
+}): Promise<{ action: 'confirmed' | 'applied' | 'ignored' }> {
+  await verifySnsEnvelope({ envelope, allowedUrls, fetchText });
+  if (envelope.Type === 'SubscriptionConfirmation') {
+    if (!envelope.SubscribeURL || !allowedUrls.test(envelope.SubscribeURL))
+      throw rejected('The SubscribeURL is not an SNS URL');
+    await fetchText(envelope.SubscribeURL);
+    return { action: 'confirmed' };
+  }
+  if (envelope.Type !== 'Notification') return { action: 'ignored' };
+  let event: SesEvent;
+  try {
+    event = JSON.parse(envelope.Message) as SesEvent;
+  } catch {
+    return { action: 'ignored' };
+  }
+  const feedback = feedbackOf(event);
+  // SES reports our Message-ID header (its own id is different).
+  const messageId =
+    event.mail?.commonHeaders?.messageId ??
+    event.mail?.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
+  if (!feedback || !messageId) return { action: 'ignored' };
+  const { applied } = await applyDeliveryFeedback({ sql, messageId, feedback });
+  return { action: applied ? 'applied' : 'ignored' };
+}
