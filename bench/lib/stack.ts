@@ -12,6 +12,7 @@ import { runEntryPoint, type RunningProcess } from '../../test/helpers/processes
 
 export interface BenchStack {
   apiUrl: string;
+  smtpUrl: string;
   databaseUrl: string;
   env: Record<string, string>;
   startWorker(): Promise<RunningProcess>;
@@ -19,7 +20,10 @@ export interface BenchStack {
 }
 
 /** The full stack as production runs it: PostgreSQL, Temporal, the API and worker processes. */
-export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
+export async function startBenchStack(
+  log: (line: string) => void,
+  { onMessage, env: extraEnv = {} }: { onMessage?: () => void; env?: Record<string, string> } = {},
+): Promise<BenchStack> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'mailwright-bench-'));
   await chmod(dataDir, 0o755);
   const stops: (() => Promise<void>)[] = [
@@ -33,7 +37,7 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
   const cli = await findOrBuildTemporalCli({ configured: process.env.TEMPORAL_CLI, log });
   const temporal = await startTemporalDevServer({ cli, dataDir, headless: true, log });
   stops.push(temporal.stop);
-  const smtp = await startSmtpSink({});
+  const smtp = await startSmtpSink({ onMessage });
   stops.push(smtp.stop);
 
   const port = await freePort();
@@ -51,6 +55,7 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
+    ...extraEnv,
   };
   // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process.
   const apiArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -65,6 +70,7 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
   });
   return {
     apiUrl: env.PUBLIC_URL as string,
+    smtpUrl: smtp.url,
     databaseUrl: postgres.url,
     env,
     startWorker: async () => {

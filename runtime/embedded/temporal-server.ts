@@ -18,12 +18,15 @@ export async function startTemporalDevServer({
   dataDir,
   uiPort,
   headless = false,
+  sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'],
   log,
 }: {
   cli: string;
   dataDir: string;
   uiPort?: number;
   headless?: boolean;
+  /** WAL with synchronous=normal stays durable across crashes and is much faster than the default. */
+  sqlitePragmas?: string[];
   log: (line: string) => void;
 }): Promise<TemporalDevServerHandle> {
   const dir = path.join(dataDir, 'temporal');
@@ -46,6 +49,7 @@ export async function startTemporalDevServer({
     '--search-attribute',
     `${PROJECT_ID_SEARCH_ATTRIBUTE}=Keyword`,
   ];
+  for (const pragma of sqlitePragmas) args.push('--sqlite-pragma', pragma);
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort ?? port + 1000));
 

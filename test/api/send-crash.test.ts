@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../helpers/database.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { verifiedDomain } from '../helpers/domains.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+let dns: DnsServer;
+let stack: TestStack;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  stack = await startStack({
+    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
+
+describe('a worker killed in the middle of sending', () => {
+  it('still delivers all 200 emails, none twice', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(
+      stack.api,
+      dns,
+      sk.key,
+      `crash-${Math.random().toString(36).slice(2, 8)}.example.test`,
+    );
+    // The SMTP server takes its time, so the kill lands while sends are in flight.
+    stack.smtp.setResponder(() => new Promise((r) => setTimeout(r, 20)));
+    const recipients = Array.from(
+      { length: 200 },
+      (_, i) => `crash-${i}-${Date.now()}@example.com`,
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < recipients.length; i += 50) {
+      const res = await stack.api.post('/v1/send', {
+        ...sk,
+        body: {
+          to: recipients.slice(i, i + 50),
+          subject: 'Crash test',
+          body: '<p>b</p>',
+          from: `a@${domain}`,
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      ids.push(...res.body.data.emails.map((e: { email: string }) => e.email));
+    }
+    const wanted = new Set(recipients);
+    const delivered = () => stack.smtp.messages.filter((m) => m.to.some((t) => wanted.has(t)));
+    const deadline = Date.now() + 30_000;
+    while (delivered().length < 20 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(delivered().length).toBeLessThan(200);
+    await stack.stopWorker('SIGKILL');
+    const atKill = delivered().length;
+    await stack.startWorker();
+
+    const end = Date.now() + 90_000;
+    while (new Set(delivered().flatMap((m) => m.to)).size < 200 && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 2000));
+    stack.smtp.setResponder(undefined);
+    const counts = new Map<string, number>();
+    for (const m of delivered()) for (const t of m.to) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const twice = [...counts.entries()].filter(([, n]) => n > 1);
+    console.log(
+      `delivered before the kill: ${atKill}; after: ${delivered().length}; duplicates: ${twice.length}`,
+    );
+    expect(counts.size).toBe(200);
+    expect(twice).toEqual([]);
+    const statuses = await withDatabase(
+      async (db) =>
+        (
+          await db.query(
+            'SELECT status, count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) GROUP BY status',
+            [ids],
+          )
+        ).rows,
+    );
+    expect(statuses).toEqual([{ status: 'SENT', n: 200 }]);
+  }, 180_000);
+});
