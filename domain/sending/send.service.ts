@@ -157,99 +157,102 @@ export async function sendEmails({
   const sorted = sortData(input.data);
   const replyTo = input.replyTo ?? template?.replyTo ?? null;
 
-  const written = await withIdempotencyKey(
-    { sql, projectId, key: idempotencyKey, scope: 'send' },
-    async (tx) => {
-      const attachmentIds: string[] = [];
-      for (const a of attachments) {
-        const id = newId();
-        attachmentIds.push(id);
-        await tx.query(
-          `INSERT INTO attachments (id, project_id, filename, content_type, content_id, disposition, content)
+  // All recipients commit together (with the key claim, when there is one) or not at all.
+  const written = await sql.transaction((outer) =>
+    withIdempotencyKey(
+      { sql: outer, projectId, key: idempotencyKey, scope: 'send' },
+      async (tx) => {
+        const attachmentIds: string[] = [];
+        for (const a of attachments) {
+          const id = newId();
+          attachmentIds.push(id);
+          await tx.query(
+            `INSERT INTO attachments (id, project_id, filename, content_type, content_id, disposition, content)
          VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'))`,
-          [
-            id,
+            [
+              id,
+              projectId,
+              a.filename,
+              a.contentType,
+              a.contentId ?? null,
+              a.disposition,
+              a.content.replace(/\s+/g, ''),
+            ],
+          );
+        }
+        const out: (SendResult['emails'][number] & { queued: boolean })[] = [];
+        // One after another: each recipient's own upsert and email row (spec rule 2).
+        for (const recipient of recipients) {
+          const email = normaliseEmail(recipient.email);
+          const [contact] = await upsertContacts(tx, {
             projectId,
-            a.filename,
-            a.contentType,
-            a.contentId ?? null,
-            a.disposition,
-            a.content.replace(/\s+/g, ''),
-          ],
-        );
-      }
-      const out: (SendResult['emails'][number] & { queued: boolean })[] = [];
-      // One after another: each recipient's own upsert and email row (spec rule 2).
-      for (const recipient of recipients) {
-        const email = normaliseEmail(recipient.email);
-        const [contact] = await upsertContacts(tx, {
-          projectId,
-          defaultSubscribed: false,
-          source: 'send',
-          rows: [
-            {
-              id: newId(),
-              email,
-              subscribed: input.subscribed ?? null,
-              set: sorted.set,
-              unset: sorted.unset,
-              flipEventId: newId(),
-            },
-          ],
-        });
-        if (!contact) throw new Error('The contact upsert returned no row');
-        const [suppression] = await tx.query<{ reason: string }>(
-          'SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2',
-          [projectId, email],
-        );
-        const reason = suppression
-          ? suppression.reason
-          : type === 'MARKETING' && !contact.subscribed
-            ? 'unsubscribed'
-            : null;
-        const emailId = newId();
-        const variables = {
-          ...contact.data,
-          ...eventData(sorted),
-          email,
-          id: contact.id,
-          svc_id: contact.id,
-          svc_email: email,
-        };
-        await tx.query(
-          `INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name, from_address, from_name,
+            defaultSubscribed: false,
+            source: 'send',
+            rows: [
+              {
+                id: newId(),
+                email,
+                subscribed: input.subscribed ?? null,
+                set: sorted.set,
+                unset: sorted.unset,
+                flipEventId: newId(),
+              },
+            ],
+          });
+          if (!contact) throw new Error('The contact upsert returned no row');
+          const [suppression] = await tx.query<{ reason: string }>(
+            'SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2',
+            [projectId, email],
+          );
+          const reason = suppression
+            ? suppression.reason
+            : type === 'MARKETING' && !contact.subscribed
+              ? 'unsubscribed'
+              : null;
+          const emailId = newId();
+          const variables = {
+            ...contact.data,
+            ...eventData(sorted),
+            email,
+            id: contact.id,
+            svc_id: contact.id,
+            svc_email: email,
+          };
+          await tx.query(
+            `INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name, from_address, from_name,
                              reply_to, subject, body, type, status, headers, variables, attachment_ids, suppression_reason, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, now())`,
-          [
-            emailId,
-            projectId,
-            contact.id,
-            template?.id ?? null,
-            domain.id,
-            email,
-            recipient.name ?? null,
-            fromAddress.email,
-            fromName ?? null,
-            replyTo,
-            subject,
-            body,
-            type,
-            reason ? 'SUPPRESSED' : 'QUEUED',
-            JSON.stringify(headers),
-            JSON.stringify(variables),
-            attachmentIds,
-            reason,
-          ],
-        );
-        out.push({
-          contact: { id: contact.id, email },
-          email: emailId,
-          status: reason ? 'SUPPRESSED' : 'QUEUED',
-          queued: !reason,
-        });
-      }
-      return out;
-    },
+            [
+              emailId,
+              projectId,
+              contact.id,
+              template?.id ?? null,
+              domain.id,
+              email,
+              recipient.name ?? null,
+              fromAddress.email,
+              fromName ?? null,
+              replyTo,
+              subject,
+              body,
+              type,
+              reason ? 'SUPPRESSED' : 'QUEUED',
+              JSON.stringify(headers),
+              JSON.stringify(variables),
+              attachmentIds,
+              reason,
+            ],
+          );
+          out.push({
+            contact: { id: contact.id, email },
+            email: emailId,
+            status: reason ? 'SUPPRESSED' : 'QUEUED',
+            queued: !reason,
+          });
+        }
+        return out;
+      },
+    ),
   );
 
   const queued = written.filter((w) => w.queued);
