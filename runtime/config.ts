@@ -50,6 +50,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
     .default('5m'),
+  EMAIL_DISPATCH_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 30s')
+    .default('30s'),
   // The host customers' SPF records must include (`include:<this>`).
   SPF_INCLUDE: optionalString,
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
@@ -93,6 +97,7 @@ export interface Config {
   importBatchSize: number;
   webhookAllowPrivate: boolean;
   domainRecheckInterval: string;
+  emailDispatchInterval: string;
   spfInclude: string;
   dnsTimeoutMs: number;
   snsUrlPattern: RegExp;
@@ -180,6 +185,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     importBatchSize: env.IMPORT_BATCH_SIZE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
+    emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     spfInclude: env.SPF_INCLUDE ?? `_spf.${new URL(publicUrl).hostname}`,
     dnsTimeoutMs: env.DNS_TIMEOUT_MS,
     snsUrlPattern: new RegExp(env.SNS_URL_PATTERN),

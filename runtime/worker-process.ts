@@ -1,7 +1,8 @@
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
-import { ensureDomainRecheckSchedule } from '../temporal/schedules.js';
+import { TemporalWorkflowEngine } from '../temporal/client.js';
+import { ensureSchedules } from '../temporal/schedules.js';
 import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
@@ -30,7 +31,12 @@ export async function startWorker({
   databaseUrl: string;
 }): Promise<WorkerHandle> {
   await ensureSearchAttributes(temporal);
-  await ensureDomainRecheckSchedule({ settings: temporal, every: config.domainRecheckInterval });
+  await ensureSchedules({
+    settings: temporal,
+    domainRecheckEvery: config.domainRecheckInterval,
+    emailDispatchEvery: config.emailDispatchInterval,
+  });
+  const engine = TemporalWorkflowEngine.create(temporal);
   const mailer = createSmtpMailer({ url: smtpUrl });
   const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
   const { worker, connection } = await createWorker({
@@ -46,12 +52,14 @@ export async function startWorker({
       dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       spfInclude: config.spfInclude,
       encryptionKey: config.secrets.ENCRYPTION_KEY,
+      engine,
     },
   });
   const done = worker.run().finally(async () => {
     mailer.close();
     await connection.close();
     await pool.end();
+    await engine.close();
   });
   done.catch((error: unknown) => logger.error({ err: error }, 'worker stopped with an error'));
   logger.info({ taskQueue: temporal.taskQueue }, 'worker running');

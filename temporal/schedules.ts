@@ -1,39 +1,54 @@
 import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
-import { domainRecheckScheduleId } from './shared/workflow-ids.js';
+import { domainRecheckScheduleId, emailDispatchScheduleId } from './shared/workflow-ids.js';
 
 /**
- * The durable schedule that re-checks sending domains (DOMAIN_RECHECK_INTERVAL). Created when a
- * worker starts, or brought to the configured interval if it exists; operators see it, and can
- * pause or trigger it, in the Temporal UI.
+ * The durable schedules the service runs: created when a worker starts, or brought to the
+ * configured interval if they exist. Operators see them, and can pause or trigger them, in the
+ * Temporal UI.
  */
-export async function ensureDomainRecheckSchedule({
+export async function ensureSchedules({
   settings,
-  every,
+  domainRecheckEvery,
+  emailDispatchEvery,
 }: {
   settings: TemporalSettings;
-  every: string;
+  domainRecheckEvery: string;
+  emailDispatchEvery: string;
 }): Promise<void> {
   const connection = await Connection.connect(connectionOptions(settings));
   try {
     const client = new Client({ connection, namespace: settings.namespace });
-    const scheduleId = domainRecheckScheduleId(settings.taskQueue);
-    // The config accepts only `<n>s|m|h`, which is a Duration string.
-    const spec = { intervals: [{ every: every as Duration }] };
-    const action = {
-      type: 'startWorkflow' as const,
-      workflowType: 'recheckDomains',
-      taskQueue: settings.taskQueue,
-      workflowId: scheduleId,
-    };
-    try {
-      await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      await client.schedule
-        .getHandle(scheduleId)
-        .update((previous) => ({ ...previous, spec, action }));
+    const schedules = [
+      {
+        scheduleId: domainRecheckScheduleId(settings.taskQueue),
+        workflowType: 'recheckDomains',
+        every: domainRecheckEvery,
+      },
+      {
+        scheduleId: emailDispatchScheduleId(settings.taskQueue),
+        workflowType: 'dispatchQueuedEmails',
+        every: emailDispatchEvery,
+      },
+    ];
+    for (const { scheduleId, workflowType, every } of schedules) {
+      // The config accepts only `<n>s|m|h`, which is a Duration string.
+      const spec = { intervals: [{ every: every as Duration }] };
+      const action = {
+        type: 'startWorkflow' as const,
+        workflowType,
+        taskQueue: settings.taskQueue,
+        workflowId: scheduleId,
+      };
+      try {
+        await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
+      } catch (error) {
+        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+        await client.schedule
+          .getHandle(scheduleId)
+          .update((previous) => ({ ...previous, spec, action }));
+      }
     }
   } finally {
     await connection.close();

@@ -5,6 +5,7 @@ import { Migration20261121112100_domains } from './Migration20261121112100_domai
 import { Migration20261121113500_templates } from './Migration20261121113500_templates.js';
 import { Migration20261121114000_sending } from './Migration20261121114000_sending.js';
 import { Migration20261121114500_uploads } from './Migration20261121114500_uploads.js';
+import { Migration20261121120000_email_dispatch } from './Migration20261121120000_email_dispatch.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121113500_templates', class: Migration20261121113500_templates },
   { name: 'Migration20261121114000_sending', class: Migration20261121114000_sending },
   { name: 'Migration20261121114500_uploads', class: Migration20261121114500_uploads },
+  { name: 'Migration20261121120000_email_dispatch', class: Migration20261121120000_email_dispatch },
 ];

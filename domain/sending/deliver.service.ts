@@ -136,46 +136,49 @@ export async function deliverEmail({
   }
   const senderDomain = row.domain ?? row.from_address.split('@')[1] ?? 'localhost';
   const messageId = `<${row.id}@${senderDomain}>`;
-  try {
-    await mailer.send({
-      from: row.from_name ? { name: row.from_name, address: row.from_address } : row.from_address,
-      to: row.to_name ? { name: row.to_name, address: row.to_address } : row.to_address,
-      subject,
-      html,
-      text: htmlToText(html, { wordwrap: 78 }),
-      replyTo: row.reply_to ?? undefined,
-      headers,
-      messageId,
-      attachments: attachments.map((a) => ({
-        filename: a.filename,
-        content: a.content,
-        contentType: a.content_type,
-        cid: a.content_id ?? undefined,
-        contentDisposition: a.disposition,
-      })),
-      dkim:
-        row.domain && row.selector && row.dkim_private_key
-          ? {
-              domainName: row.domain,
-              keySelector: row.selector,
-              privateKey: decryptSecret(row.dkim_private_key, encryptionKey),
-              headerFieldNames: SIGNED_HEADERS,
-            }
-          : undefined,
-    });
-  } catch (error) {
-    if (error instanceof MailDeliveryError && error.permanent) {
-      await failEmail({ sql, emailId, error: error.message });
-      return 'FAILED';
+  // The connection (and a transaction) is taken before the SMTP transaction, so the moment the
+  // server accepts, SENT commits without waiting for a pooled connection: that short gap is the
+  // only one in which a crash could lead to a second send.
+  return sql.transaction(async (tx) => {
+    try {
+      await mailer.send({
+        from: row.from_name ? { name: row.from_name, address: row.from_address } : row.from_address,
+        to: row.to_name ? { name: row.to_name, address: row.to_address } : row.to_address,
+        subject,
+        html,
+        text: htmlToText(html, { wordwrap: 78 }),
+        replyTo: row.reply_to ?? undefined,
+        headers,
+        messageId,
+        attachments: attachments.map((a) => ({
+          filename: a.filename,
+          content: a.content,
+          contentType: a.content_type,
+          cid: a.content_id ?? undefined,
+          contentDisposition: a.disposition,
+        })),
+        dkim:
+          row.domain && row.selector && row.dkim_private_key
+            ? {
+                domainName: row.domain,
+                keySelector: row.selector,
+                privateKey: decryptSecret(row.dkim_private_key, encryptionKey),
+                headerFieldNames: SIGNED_HEADERS,
+              }
+            : undefined,
+      });
+    } catch (error) {
+      if (error instanceof MailDeliveryError && error.permanent) {
+        await failEmail({ sql: tx, emailId, error: error.message });
+        return 'FAILED';
+      }
+      throw error;
     }
-    throw error;
-  }
-  await sql.transaction(async (tx) => {
     const [sent] = await tx.query<EmailRow>(
       `UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3 WHERE id = $1 AND status = 'QUEUED' RETURNING *`,
       [emailId, messageId, subject],
     );
     if (sent) await recordEmailEvent(tx, sent, 'email.sent', { messageId });
+    return 'SENT';
   });
-  return 'SENT';
 }

@@ -4,6 +4,7 @@ import type { Sql } from '../../db/sql/sql.js';
 import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
+import { dispatchEmails } from './dispatch.service.js';
 import { DomainError, notFound, type FieldError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
@@ -255,19 +256,10 @@ export async function sendEmails({
     ),
   );
 
-  const queued = written.filter((w) => w.queued);
-  try {
-    await Promise.all(queued.map((w) => engine.startSendEmail({ emailId: w.email, projectId })));
-  } catch {
-    // Rows that never got a workflow must not look queued forever.
-    await sql.query(
-      `UPDATE emails SET status = 'FAILED', error = 'could not be queued' WHERE id = ANY($1::uuid[]) AND status = 'QUEUED'`,
-      [queued.map((w) => w.email)],
-    );
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The emails could not be queued', {
-      suggestion: 'Retry in a moment.',
-    });
-  }
+  // The rows are committed: the emails are durably queued. Their workflows start now; one whose
+  // start fails (Temporal unreachable) stays queued for the email-dispatch schedule.
+  const queued = written.filter((w) => w.queued).map((w) => ({ emailId: w.email, projectId }));
+  await dispatchEmails({ sql, engine, emails: queued });
   return {
     emails: written.map(({ queued: _q, ...item }) => item),
     timestamp: new Date().toISOString(),

@@ -17,8 +17,15 @@ export interface SmtpSinkHandle {
   stop(): Promise<void>;
 }
 
-/** An error with `responseCode` makes the server answer with that SMTP code (e.g. 451). */
-export type SmtpDataHandler = (message: ReceivedMessage) => Promise<void> | void;
+/**
+ * An error with `responseCode` makes the server answer with that SMTP code (e.g. 451).
+ * `closed()` tells whether the client hung up before the answer: an MTA keeps only what it
+ * acknowledged.
+ */
+export type SmtpDataHandler = (
+  message: ReceivedMessage,
+  connection: { closed: () => boolean },
+) => Promise<void> | void;
 
 /**
  * A real SMTP server that accepts every message (any credentials, no TLS) and hands it over
@@ -36,7 +43,11 @@ export async function startSmtpSink({
   onMessage?: SmtpDataHandler;
 }): Promise<SmtpSinkHandle> {
   if (mailDir) await mkdir(mailDir, { recursive: true });
+  const closed = new Set<string>();
   const server = new SMTPServer({
+    onClose: (session) => {
+      closed.add(session.id);
+    },
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
@@ -63,7 +74,7 @@ export async function startSmtpSink({
             )
           : Promise.resolve();
         persist
-          .then(() => onMessage?.(message))
+          .then(() => onMessage?.(message, { closed: () => closed.has(session.id) }))
           .then(
             () => callback(),
             (error: Error) => callback(error),

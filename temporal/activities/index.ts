@@ -1,6 +1,6 @@
 import type { Orm } from '../../db/orm.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { DnsResolver, Mailer } from '../../domain/shared/ports.js';
+import type { DnsResolver, Mailer, WorkflowEngine } from '../../domain/shared/ports.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
 import { createSendEmailActivities } from './send-email.activities.js';
@@ -16,6 +16,8 @@ export interface ActivityDeps {
   dns: DnsResolver;
   spfInclude: string;
   encryptionKey: string;
+  /** Starts workflows from activities (the email dispatcher). */
+  engine: WorkflowEngine;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -25,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
       mailer: deps.mailer,
       encryptionKey: deps.encryptionKey,
       publicUrl: deps.publicUrl,
+      engine: deps.engine,
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({

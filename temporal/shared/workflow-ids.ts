@@ -4,3 +4,4 @@ export const contactJobWorkflowId = (jobId: string): string => `job-${jobId}`;
 /** One schedule per task queue (one per installation in production). */
 export const domainRecheckScheduleId = (taskQueue: string): string => `domain-recheck-${taskQueue}`;
 export const sendEmailWorkflowId = (emailId: string): string => `email-${emailId}`;
+export const emailDispatchScheduleId = (taskQueue: string): string => `email-dispatch-${taskQueue}`;

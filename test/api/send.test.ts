@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
+import { Client, Connection } from '@temporalio/client';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { verifiedDomain } from '../helpers/domains.js';
@@ -14,7 +16,11 @@ let stack: TestStack;
 beforeAll(async () => {
   dns = await startDnsServer();
   stack = await startStack({
-    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
+    env: {
+      DNS_SERVERS: dns.address,
+      SPF_INCLUDE: '_spf.mailwright.test',
+      EMAIL_DISPATCH_INTERVAL: '2s',
+    },
   });
 });
 afterAll(async () => {
@@ -322,6 +328,45 @@ describe('POST /v1/send', () => {
       expect((await emailRows([res.body.data.emails[0].email]))[0]?.status).toBe('SENT');
     } finally {
       stack.smtp.setResponder(undefined);
+    }
+  });
+
+  it('sends an email whose workflow start was lost, through the dispatch schedule', async () => {
+    const { sk, domain } = await sender();
+    const to = uniqueEmail('first');
+    const sent = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to, subject: 'First', body: '<p>b</p>', from: `a@${domain}` },
+    });
+    await stack.smtp.waitFor((m) => m.to.includes(to));
+    // As if the API had committed this email and died before starting its workflow.
+    const lost = randomUUID();
+    const recipient = uniqueEmail('recovered');
+    await withDatabase((db) =>
+      db.query(
+        `INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name, from_address, from_name,
+                             reply_to, subject, body, type, status, headers, variables, attachment_ids, created_at)
+         SELECT $2, project_id, contact_id, template_id, domain_id, $3, to_name, from_address, from_name,
+                reply_to, 'Recovered', body, type, 'QUEUED', headers, variables, attachment_ids, now() - interval '1 minute'
+           FROM emails WHERE id = $1`,
+        [sent.body.data.emails[0].email, lost, recipient],
+      ),
+    );
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(recipient), { timeoutMs: 30_000 });
+    expect(mail.parsed.subject).toBe('Recovered');
+    expect((await emailRows([lost]))[0]?.status).toBe('SENT');
+
+    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+    try {
+      const client = new Client({ connection });
+      for await (const run of client.workflow.list({
+        query: `WorkflowType = 'dispatchQueuedEmails' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
+      })) {
+        await keepHistory('dispatch-queued-emails', run.workflowId);
+        break;
+      }
+    } finally {
+      await connection.close();
     }
   });
 

@@ -15,8 +15,10 @@ export async function startSmtpCapture() {
   const waiters = new Set<() => void>();
   let respond: SmtpDataHandler | undefined;
   const sink = await startSmtpSink({
-    onMessage: async (message) => {
-      await respond?.(message);
+    onMessage: async (message, connection) => {
+      await respond?.(message, connection);
+      // A client that hung up before the answer never saw the message accepted; an MTA drops it.
+      if (connection.closed()) return;
       messages.push({ ...message, parsed: await PostalMime.parse(message.raw) });
       for (const wake of waiters) wake();
     },

@@ -6,7 +6,13 @@ import { HISTORIES_DIR } from '../helpers/histories.js';
 
 // Every workflow has a committed history; replaying it against today's code catches a change
 // that would break runs already in flight.
-const WORKFLOWS = ['contact-job', 'recheck-domains', 'send-email', 'send-system-email'];
+const WORKFLOWS = [
+  'contact-job',
+  'dispatch-queued-emails',
+  'recheck-domains',
+  'send-email',
+  'send-system-email',
+];
 
 describe('replay of committed histories', () => {
   it('has a history for every workflow', async () => {

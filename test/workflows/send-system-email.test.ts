@@ -55,6 +55,12 @@ async function runWorker<T>(
         dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
         spfInclude: '_spf.mail.test',
         encryptionKey: 'test-key',
+        engine: TemporalWorkflowEngine.create({
+          address: stack.temporalAddress,
+          namespace: 'default',
+          taskQueue,
+          tls: false,
+        }),
       }),
     });
     return await worker.runUntil(work);

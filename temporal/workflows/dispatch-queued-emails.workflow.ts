@@ -1,0 +1,12 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+const { dispatchQueuedEmails: dispatch } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', maximumAttempts: 3 },
+});
+
+/** Run by the `email-dispatch` schedule: starts the workflows of queued emails that have none. */
+export async function dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
+  return dispatch();
+}
