@@ -1,10 +1,10 @@
 import { createPublicKey } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../domain/shared/encryption.js';
 import { withDatabase } from '../helpers/database.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { keepHistory } from '../helpers/histories.js';
+import { keepHistoryOfCompletedRun } from '../helpers/histories.js';
+import { uniqueDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -27,9 +27,6 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const unique = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
-
 async function waitForStatus(
   projectId: string,
   key: string,
@@ -50,7 +47,7 @@ async function waitForStatus(
 describe('sending domains', () => {
   it('answers the DNS records and keeps the DKIM private key encrypted', async () => {
     const { project, sk } = await projectFixture(stack.api);
-    const name = unique('records');
+    const name = uniqueDomain('records');
     const res = await stack.api.post('/domains', {
       ...sk,
       body: { domain: `  ${name.toUpperCase()}. ` },
@@ -94,7 +91,7 @@ describe('sending domains', () => {
 
   it('becomes verified only when DKIM and SPF are published, found by the schedule alone', async () => {
     const { project, sk } = await projectFixture(stack.api);
-    const name = unique('verify');
+    const name = uniqueDomain('verify');
     const added = (await stack.api.post('/domains', { ...sk, body: { domain: name } })).body;
     const [dkim, spf] = added.records;
 
@@ -132,24 +129,17 @@ describe('sending domains', () => {
     dns.publishTxt(dkim.name, dkim.value);
     await waitForStatus(project.id, sk.key, added.id, 'VERIFIED');
 
-    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
-    try {
-      const client = new Client({ connection });
-      for await (const run of client.workflow.list({
-        query: `WorkflowType = 'recheckDomains' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
-      })) {
-        await keepHistory('recheck-domains', run.workflowId);
-        break;
-      }
-    } finally {
-      await connection.close();
-    }
+    await keepHistoryOfCompletedRun(
+      'recheck-domains',
+      'recheckDomains',
+      stack.env.TEMPORAL_TASK_QUEUE as string,
+    );
   });
 
   it('refuses a domain of another project (409), a bad name (422) and a foreign projectId (403)', async () => {
     const a = await projectFixture(stack.api);
     const b = await projectFixture(stack.api);
-    const name = unique('claimed');
+    const name = uniqueDomain('claimed');
     expect((await stack.api.post('/domains', { ...a.sk, body: { domain: name } })).status).toBe(
       201,
     );
@@ -163,7 +153,7 @@ describe('sending domains', () => {
     }
     const foreign = await stack.api.post('/domains', {
       ...b.sk,
-      body: { domain: unique('foreign'), projectId: a.project.id },
+      body: { domain: uniqueDomain('foreign'), projectId: a.project.id },
     });
     expect(foreign.status).toBe(403);
     expect((await stack.api.get('/domains/project/' + b.project.id, b.sk)).body).toEqual([]);
@@ -172,8 +162,9 @@ describe('sending domains', () => {
   it("gives 404 for another project's domains and deletes one's own", async () => {
     const a = await projectFixture(stack.api);
     const b = await projectFixture(stack.api);
-    const domain = (await stack.api.post('/domains', { ...a.sk, body: { domain: unique('mine') } }))
-      .body;
+    const domain = (
+      await stack.api.post('/domains', { ...a.sk, body: { domain: uniqueDomain('mine') } })
+    ).body;
     expect((await stack.api.get(`/domains/project/${a.project.id}`, b.sk)).status).toBe(404);
     expect((await stack.api.get(`/domains/${domain.id}/verify`, b.sk)).status).toBe(404);
     expect((await stack.api.delete(`/domains/${domain.id}`, b.sk)).status).toBe(404);
@@ -183,7 +174,7 @@ describe('sending domains', () => {
       (
         await stack.api.post('/domains', {
           key: a.project.publicKey,
-          body: { domain: unique('pk') },
+          body: { domain: uniqueDomain('pk') },
         })
       ).status,
     ).toBe(401);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { Client, Connection } from '@temporalio/client';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { verifiedDomain } from '../helpers/domains.js';
-import { keepHistory } from '../helpers/histories.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
+import { keepHistory, keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
@@ -28,12 +27,9 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const unique = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
-
 async function sender() {
   const fixture = await projectFixture(stack.api);
-  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('send'));
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('send'));
   return { ...fixture, domain };
 }
 
@@ -356,18 +352,11 @@ describe('POST /v1/send', () => {
     expect(mail.parsed.subject).toBe('Recovered');
     expect((await emailRows([lost]))[0]?.status).toBe('SENT');
 
-    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
-    try {
-      const client = new Client({ connection });
-      for await (const run of client.workflow.list({
-        query: `WorkflowType = 'dispatchQueuedEmails' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
-      })) {
-        await keepHistory('dispatch-queued-emails', run.workflowId);
-        break;
-      }
-    } finally {
-      await connection.close();
-    }
+    await keepHistoryOfCompletedRun(
+      'dispatch-queued-emails',
+      'dispatchQueuedEmails',
+      stack.env.TEMPORAL_TASK_QUEUE as string,
+    );
   });
 
   it('answers a reused Idempotency-Key with 409 and sends once', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { verifiedDomain } from '../helpers/domains.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -17,12 +17,9 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const unique = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
-
 async function sender() {
   const fixture = await projectFixture(stack.api);
-  const domain = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('tpl'));
+  const domain = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('tpl'));
   return { ...fixture, domain: domain.domain };
 }
 
@@ -92,7 +89,7 @@ describe('templates', () => {
       code: 'unverified_domain',
     });
     const pending = (
-      await stack.api.post('/domains', { ...sk, body: { domain: unique('pending') } })
+      await stack.api.post('/domains', { ...sk, body: { domain: uniqueDomain('pending') } })
     ).body.domain;
     expect(
       (await stack.api.post('/templates', { ...sk, body: { ...base, from: `me@${pending}` } }))

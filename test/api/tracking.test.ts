@@ -2,7 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { verifiedDomain } from '../helpers/domains.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import type { CapturedEmail } from '../helpers/smtp-capture.js';
@@ -21,8 +21,6 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const unique = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
 const BODY =
   '<p>Hi</p><a href="https://shop.example.com/sale?x=1&amp;y=2">Sale</a> <a href="mailto:help@example.com">Help</a> <a href="{{ unsubscribeUrl }}">Unsubscribe</a>';
 
@@ -31,7 +29,7 @@ async function sendMarketing(
   opts: { tracking?: boolean } = {},
 ) {
   const fixture = await projectFixture(stack.api);
-  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('track'));
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('track'));
   if (opts.tracking === false) {
     await stack.api.patch(`/users/@me/projects/${fixture.project.id}`, {
       cookie: fixture.owner.cookie,

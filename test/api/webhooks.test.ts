@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { verifiedDomain } from '../helpers/domains.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
@@ -20,9 +20,6 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const unique = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
-
 function signed(
   body: unknown,
   { secret = stack.env.EMAIL_WEBHOOK_SECRET as string, t = Math.floor(Date.now() / 1000) } = {},
@@ -34,7 +31,7 @@ function signed(
 
 async function sentEmail() {
   const fixture = await projectFixture(stack.api);
-  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, unique('hooks'));
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('hooks'));
   const to = uniqueEmail('hook');
   const res = await stack.api.post('/v1/send', {
     ...fixture.sk,

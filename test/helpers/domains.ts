@@ -17,3 +17,7 @@ export async function verifiedDomain(
   expect(verified.body.status, verified.text).toBe('VERIFIED');
   return { id: added.body.id, domain: name };
 }
+
+/** A domain name no other test uses, under the reserved .test TLD. */
+export const uniqueDomain = (label: string): string =>
+  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;

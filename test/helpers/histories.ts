@@ -37,3 +37,24 @@ export async function keepHistory(name: string, workflowId: string): Promise<voi
   await mkdir(HISTORIES_DIR, { recursive: true });
   await writeFile(file, `${JSON.stringify(JSON.parse(stdout), null, 2)}\n`);
 }
+
+/** Keeps the history of the first completed run of a scheduled workflow on a task queue. */
+export async function keepHistoryOfCompletedRun(
+  name: string,
+  workflowType: string,
+  taskQueue: string,
+): Promise<void> {
+  const { Client, Connection } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+  try {
+    const client = new Client({ connection });
+    for await (const run of client.workflow.list({
+      query: `WorkflowType = '${workflowType}' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Completed'`,
+    })) {
+      await keepHistory(name, run.workflowId);
+      return;
+    }
+  } finally {
+    await connection.close();
+  }
+}
