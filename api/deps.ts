@@ -1,6 +1,11 @@
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
-import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
+import type {
+  DnsResolver,
+  FetchText,
+  RateLimiter,
+  WorkflowEngine,
+} from '../domain/shared/ports.js';
 import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -11,5 +16,6 @@ export interface AppDeps {
   engine: WorkflowEngine;
   rateLimiter: RateLimiter;
   dns: DnsResolver;
+  fetchText: FetchText;
   logger: Logger;
 }

@@ -7,6 +7,7 @@ import type { TemporalSettings } from '../temporal/connection-options.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createDnsResolver } from './dns-resolver.js';
+import { createTextFetcher } from './fetch-text.js';
 import { createPgRateLimiter } from './pg-rate-limiter.js';
 
 export interface ApiHandle {
@@ -40,6 +41,7 @@ export async function startApi({
       engine,
       rateLimiter,
       dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
+      fetchText: createTextFetcher(),
       logger,
     },
   });

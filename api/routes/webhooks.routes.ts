@@ -87,11 +87,7 @@ export const webhookRoutes = () => [
         sql,
         envelope,
         allowedUrls: deps.config.snsUrlPattern,
-        fetchText: async (url) => {
-          const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
-          if (!res.ok) throw new DomainError('UNAUTHORIZED', `Could not fetch ${url}`);
-          return res.text();
-        },
+        fetchText: deps.fetchText,
       });
       return { received: true, action };
     },

@@ -1,6 +1,7 @@
 import { X509Certificate, createVerify } from 'node:crypto';
 import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
+import type { FetchText } from '../shared/ports.js';
 import { applyDeliveryFeedback, type Feedback } from './delivery-feedback.service.js';
 
 export interface SnsEnvelope {
@@ -30,8 +31,6 @@ export function snsStringToSign(envelope: SnsEnvelope): string {
     .map((key) => `${key}\n${envelope[key as keyof SnsEnvelope]}\n`)
     .join('');
 }
-
-export type FetchText = (url: string) => Promise<string>;
 
 const certificates = new Map<string, Promise<string>>();
 

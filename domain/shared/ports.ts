@@ -91,3 +91,6 @@ export interface SendEmailRequest {
   emailId: string;
   projectId: string;
 }
+
+/** Fetches a URL's body as text (SNS certificates and subscription confirmations). */
+export type FetchText = (url: string) => Promise<string>;

@@ -1,4 +1,5 @@
 import { Template } from '../../db/entities/index.js';
+import { likeSubstring } from '../../db/sql/keyset.js';
 import type { TemplateType } from '../../db/entities/template.entity.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';
 import { notFound } from '../shared/errors.js';
@@ -177,7 +178,7 @@ export async function listTemplates({
 }): Promise<TemplateList> {
   const where: Record<string, unknown> = { project: projectId };
   if (type) where.type = type;
-  if (search) where.name = { $ilike: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+  if (search) where.name = { $ilike: likeSubstring(search) };
   const keyset = cursor ? { ...where, id: { $lt: decodeCursor(cursor).id } } : where;
   const [rows, total] = await Promise.all([
     em.find(Template, keyset, {
