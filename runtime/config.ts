@@ -54,6 +54,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 30s')
     .default('30s'),
+  // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
+  EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
+  EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  // SMTP connections per worker process; also how many emails a worker has in flight at once.
+  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   // The host customers' SPF records must include (`include:<this>`).
   SPF_INCLUDE: optionalString,
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
@@ -98,6 +103,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   domainRecheckInterval: string;
   emailDispatchInterval: string;
+  emailDelivery: { lanes: number; laneSeconds: number };
+  smtpPoolSize: number;
   spfInclude: string;
   dnsTimeoutMs: number;
   snsUrlPattern: RegExp;
@@ -186,6 +193,11 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
+    emailDelivery: {
+      lanes: env.EMAIL_DELIVERY_LANES,
+      laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,
+    },
+    smtpPoolSize: env.SMTP_POOL_SIZE,
     spfInclude: env.SPF_INCLUDE ?? `_spf.${new URL(publicUrl).hostname}`,
     dnsTimeoutMs: env.DNS_TIMEOUT_MS,
     snsUrlPattern: new RegExp(env.SNS_URL_PATTERN),

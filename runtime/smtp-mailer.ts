@@ -2,11 +2,17 @@ import nodemailer from 'nodemailer';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../domain/shared/ports.js';
 
 /** A pooled SMTP transport from SMTP_URL (smtp:// or smtps://, credentials in the URL). */
-export function createSmtpMailer({ url }: { url: string }): Mailer & { close(): void } {
+export function createSmtpMailer({
+  url,
+  poolSize = 5,
+}: {
+  url: string;
+  poolSize?: number;
+}): Mailer & { close(): void } {
   const parsed = new URL(url);
   const transport = nodemailer.createTransport({
     pool: true,
-    maxConnections: 5,
+    maxConnections: poolSize,
     host: parsed.hostname,
     port: Number(parsed.port || (parsed.protocol === 'smtps:' ? 465 : 587)),
     secure: parsed.protocol === 'smtps:',

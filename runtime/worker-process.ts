@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
@@ -7,6 +8,7 @@ import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { startPgQueueWakeups } from './pg-queue-wakeups.js';
 import { createSmtpMailer } from './smtp-mailer.js';
 
 export interface WorkerHandle {
@@ -37,8 +39,19 @@ export async function startWorker({
     emailDispatchEvery: config.emailDispatchInterval,
   });
   const engine = TemporalWorkflowEngine.create(temporal);
-  const mailer = createSmtpMailer({ url: smtpUrl });
-  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
+  const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
+  const emailDelivery = { queue: temporal.taskQueue, ...config.emailDelivery };
+  const wakeups = await startPgQueueWakeups({
+    url: databaseUrl,
+    queue: temporal.taskQueue,
+    logger,
+  });
+  // Lanes share the process's delivery slots: two per SMTP connection, so a connection has the
+  // next message while the previous one's SENT commits. Each slot holds a database connection
+  // during its SMTP transaction, on top of the pool the other activities use.
+  const slots = config.smtpPoolSize * 2;
+  const deliverySlots = pLimit(slots);
+  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax + slots });
   const { worker, connection } = await createWorker({
     settings: temporal,
     workflowBundlePath: config.temporal.workflowBundlePath,
@@ -53,10 +66,15 @@ export async function startWorker({
       spfInclude: config.spfInclude,
       encryptionKey: config.secrets.ENCRYPTION_KEY,
       engine,
+      wakeups,
+      deliverySlots: (task) => deliverySlots(task),
+      emailDelivery,
     },
   });
+  await engine.ensureEmailDelivery(emailDelivery, { configure: true });
   const done = worker.run().finally(async () => {
     mailer.close();
+    await wakeups.close();
     await connection.close();
     await pool.end();
     await engine.close();

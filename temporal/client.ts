@@ -1,18 +1,21 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type {
   ContactJobRequest,
+  EmailDeliverySettings,
   SendEmailRequest,
   SystemEmailRequest,
   WorkflowEngine,
 } from '../domain/shared/ports.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
+import { CONFIGURE_EMAIL_DELIVERY } from './shared/signals.js';
 import {
   contactJobWorkflowId,
+  emailDeliveryWorkflowId,
   sendEmailWorkflowId,
   systemEmailWorkflowId,
 } from './shared/workflow-ids.js';
-import type { contactJob, sendEmail, sendSystemEmail } from './workflows/index.js';
+import type { contactJob, emailDelivery, sendEmail, sendSystemEmail } from './workflows/index.js';
 
 /** The WorkflowEngine port over Temporal. Starts are idempotent by workflow id. */
 export class TemporalWorkflowEngine implements WorkflowEngine {
@@ -69,6 +72,30 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
       workflowId: sendEmailWorkflowId(request.emailId),
       args: [request],
       projectId: request.projectId,
+    });
+  }
+
+  async ensureEmailDelivery(
+    settings: EmailDeliverySettings,
+    { configure = false }: { configure?: boolean } = {},
+  ): Promise<void> {
+    const options = {
+      taskQueue: settings.queue,
+      workflowId: emailDeliveryWorkflowId(settings.queue),
+      args: [settings] as [EmailDeliverySettings],
+    };
+    if (configure) {
+      // Starts the loop when none runs, otherwise hands the running one these settings.
+      await this.client.workflow.signalWithStart<typeof emailDelivery, [EmailDeliverySettings]>(
+        'emailDelivery',
+        { ...options, signal: CONFIGURE_EMAIL_DELIVERY, signalArgs: [settings] },
+      );
+      return;
+    }
+    // A running loop is left alone (no history event); a finished or terminated one runs again.
+    await this.client.workflow.start<typeof emailDelivery>('emailDelivery', {
+      ...options,
+      workflowIdConflictPolicy: 'USE_EXISTING',
     });
   }
 

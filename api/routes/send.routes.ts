@@ -16,12 +16,11 @@ export const sendRoutes = () => [
     bodyLimit: '60mb',
     body: sendBody,
     response: sendResult,
-    handler: async ({ em, sql, deps, auth, body, ctx }) => ({
+    handler: async ({ sql, deps, auth, body, ctx }) => ({
       success: true,
       data: await sendEmails({
-        em,
         sql,
-        engine: deps.engine,
+        deliveryQueue: deps.config.temporal.taskQueue,
         projectId: projectIdOf(auth),
         idempotencyKey: idempotencyKeyOf(ctx),
         input: {

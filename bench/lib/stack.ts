@@ -57,7 +57,8 @@ export async function startBenchStack(
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
     ...extraEnv,
   };
-  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process.
+  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process;
+  // BENCH_WORKER_NODE_ARGS the worker.
   const apiArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const api = runEntryPoint('runtime/api.ts', env, apiArgs);
   stops.push(() => api.stop());
@@ -74,7 +75,8 @@ export async function startBenchStack(
     databaseUrl: postgres.url,
     env,
     startWorker: async () => {
-      const worker = runEntryPoint('runtime/worker.ts', env);
+      const workerArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+      const worker = runEntryPoint('runtime/worker.ts', env, workerArgs);
       workers.push(worker);
       await worker.waitForOutput(/worker running/, 120_000);
       return worker;

@@ -6,6 +6,7 @@ import { Migration20261121113500_templates } from './Migration20261121113500_tem
 import { Migration20261121114000_sending } from './Migration20261121114000_sending.js';
 import { Migration20261121114500_uploads } from './Migration20261121114500_uploads.js';
 import { Migration20261121120000_email_dispatch } from './Migration20261121120000_email_dispatch.js';
+import { Migration20261121140000_email_delivery_queue } from './Migration20261121140000_email_delivery_queue.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -18,4 +19,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121114000_sending', class: Migration20261121114000_sending },
   { name: 'Migration20261121114500_uploads', class: Migration20261121114500_uploads },
   { name: 'Migration20261121120000_email_dispatch', class: Migration20261121120000_email_dispatch },
+  {
+    name: 'Migration20261121140000_email_delivery_queue',
+    class: Migration20261121140000_email_delivery_queue,
+  },
 ];

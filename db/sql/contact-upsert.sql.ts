@@ -43,6 +43,27 @@ export async function upsertContacts(
   }: { projectId: string; rows: ContactUpsertRow[]; defaultSubscribed: boolean; source: string },
 ): Promise<ContactUpsertResult[]> {
   if (rows.length === 0) return [];
+  return sql.query<ContactUpsertResult>(
+    `${CONTACT_UPSERT_CTES}
+     SELECT ord, id, email, inserted, subscribed, flipped, data, created_at, updated_at
+       FROM flagged ORDER BY ord`,
+    contactUpsertParams({ projectId, rows, defaultSubscribed, source }),
+    'contact-upsert',
+  );
+}
+
+/** The parameters ($1-$4) of CONTACT_UPSERT_CTES. */
+export function contactUpsertParams({
+  projectId,
+  rows,
+  defaultSubscribed,
+  source,
+}: {
+  projectId: string;
+  rows: ContactUpsertRow[];
+  defaultSubscribed: boolean;
+  source: string;
+}): unknown[] {
   const input = rows.map((row, ord) => ({
     ord,
     id: row.id,
@@ -55,8 +76,14 @@ export async function upsertContacts(
     event_data: row.event?.data ?? null,
     flip_event_id: row.flipEventId,
   }));
-  return sql.query<ContactUpsertResult>(
-    `WITH input AS (
+  return [JSON.stringify(input), projectId, defaultSubscribed, source];
+}
+
+/**
+ * The upsert as CTEs (`input`, `up`, `flagged`, `recorded`) over $1-$4, for statements that
+ * write more in the same round trip; `flagged` has the resulting contacts with their input `ord`.
+ */
+export const CONTACT_UPSERT_CTES = `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
          ord int, id uuid, email text, subscribed boolean, set jsonb, unset text[],
          event_id uuid, event_name text, event_data jsonb, flip_event_id uuid)
@@ -89,10 +116,4 @@ export async function upsertContacts(
               jsonb_build_object('source', $4::text), now()
          FROM flagged WHERE flipped
        RETURNING id
-     )
-     SELECT ord, id, email, inserted, subscribed, flipped, data, created_at, updated_at
-       FROM flagged ORDER BY ord`,
-    [JSON.stringify(input), projectId, defaultSubscribed, source],
-    'contact-upsert',
-  );
-}
+     )`;

@@ -9,11 +9,28 @@ export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Runs `work` in one transaction on one connection; a thrown error rolls it back. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on one connection held throughout, its statements committing one by one; for
+   * a statement that must run the moment something outside happens, without waiting for the pool.
+   */
+  connection<T>(work: (held: Sql) => Promise<T>): Promise<T>;
 }
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
-function over(client: Queryable, pool?: pg.Pool): Sql {
+async function inTransaction<T>(client: pg.PoolClient, work: (tx: Sql) => Promise<T>): Promise<T> {
+  try {
+    await client.query('BEGIN');
+    const result = await work(over(client, 'transaction'));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+function over(client: Queryable, mode: 'pool' | 'held' | 'transaction'): Sql {
   return {
     async query<T>(text: string, params: unknown[] = [], name?: string): Promise<T[]> {
       const result = await client.query<T & pg.QueryResultRow>(
@@ -22,16 +39,20 @@ function over(client: Queryable, pool?: pg.Pool): Sql {
       return result.rows;
     },
     async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-      if (!pool) return work(this); // already inside one
-      const connection = await pool.connect();
+      if (mode === 'transaction') return work(this); // already inside one
+      if (mode === 'held') return inTransaction(client as pg.PoolClient, work);
+      const connection = await (client as pg.Pool).connect();
       try {
-        await connection.query('BEGIN');
-        const result = await work(over(connection));
-        await connection.query('COMMIT');
-        return result;
-      } catch (error) {
-        await connection.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        return await inTransaction(connection, work);
+      } finally {
+        connection.release();
+      }
+    },
+    async connection<T>(work: (held: Sql) => Promise<T>): Promise<T> {
+      if (mode !== 'pool') return work(this);
+      const connection = await (client as pg.Pool).connect();
+      try {
+        return await work(over(connection, 'held'));
       } finally {
         connection.release();
       }
@@ -40,7 +61,7 @@ function over(client: Queryable, pool?: pg.Pool): Sql {
 }
 
 export function createSql(pool: pg.Pool): Sql {
-  return over(pool, pool);
+  return over(pool, 'pool');
 }
 
 export function createSqlPool({ url, max }: { url: string; max: number }): pg.Pool {

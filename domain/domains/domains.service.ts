@@ -6,6 +6,7 @@ import { encryptSecret } from '../shared/encryption.js';
 import { DomainError, conflict, notFound } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
 import { randomBase62 } from '../shared/secrets.js';
+import { matchSenderDomain, senderHost } from './sender-domain.pure.js';
 import {
   dkimMatches,
   dkimRecordName,
@@ -255,21 +256,21 @@ export async function requireVerifiedSender({
   from: string;
   field?: string;
 }): Promise<Domain> {
-  const host = from.slice(from.lastIndexOf('@') + 1).toLowerCase();
   const verified = await em.find(Domain, { project: projectId, status: 'VERIFIED' });
-  const match = verified
-    .filter((d) => host === d.domain || host.endsWith(`.${d.domain}`))
-    .sort((a, b) => b.domain.length - a.domain.length)[0];
-  if (!match) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        {
-          field,
-          message: `${host} is not a verified domain of this project`,
-          code: 'unverified_domain',
-        },
-      ],
-    });
-  }
+  const match = matchSenderDomain(verified, from);
+  if (!match) throw unverifiedSender(from, field);
   return match;
+}
+
+/** The 422 for a sender address on no verified domain of the project. */
+export function unverifiedSender(from: string, field = 'from'): DomainError {
+  return new DomainError('VALIDATION_ERROR', 'Validation failed', {
+    errors: [
+      {
+        field,
+        message: `${senderHost(from)} is not a verified domain of this project`,
+        code: 'unverified_domain',
+      },
+    ],
+  });
 }

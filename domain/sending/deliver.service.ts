@@ -1,13 +1,15 @@
-import { convert as htmlToText } from 'html-to-text';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { compile as compileHtmlToText } from 'html-to-text';
 import type { Sql } from '../../db/sql/sql.js';
 import { decryptSecret } from '../shared/encryption.js';
 import { recordEmailEvent } from './email-events.js';
-import { MailDeliveryError, type Mailer } from '../shared/ports.js';
+import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../shared/ports.js';
 import { renderTemplate } from '../templates/template-engine.js';
 import { signLinkToken } from '../tracking/tokens.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 
-interface EmailRow {
+/** An email row with what delivering it needs: its domain's DKIM key and the project's setting. */
+export interface DeliverableEmail {
   id: string;
   project_id: string;
   contact_id: string | null;
@@ -30,7 +32,43 @@ interface EmailRow {
   dkim_private_key: string | null;
 }
 
+/**
+ * DeliverableEmail rows for the emails that `picked` (a statement returning `emails` rows, such
+ * as a claiming UPDATE) answers, in one round trip.
+ */
+export function deliverableEmailsQuery(picked: string): string {
+  return `WITH picked AS (${picked})
+  SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address, e.to_name,
+         e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers, e.variables,
+         e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
+         coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
+    FROM picked e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
+   ORDER BY e.created_at`;
+}
+
 export type DeliveryOutcome = 'SENT' | 'FAILED' | 'SKIPPED';
+
+// Compiled once: converting with fresh options compiles their selectors on every call.
+const htmlToText = compileHtmlToText({ wordwrap: 78 });
+
+// Parsed DKIM keys by their encrypted form (unique per domain and key): signing with a parsed key
+// is about four times faster than with PEM text, which is parsed on every signature. Bounded.
+const DKIM_KEYS_MAX = 1000;
+const dkimKeys = new Map<string, KeyObject>();
+
+function dkimKey(encrypted: string, encryptionKey: string): KeyObject {
+  let key = dkimKeys.get(encrypted);
+  if (!key) {
+    key = createPrivateKey(decryptSecret(encrypted, encryptionKey));
+    if (dkimKeys.size >= DKIM_KEYS_MAX) dkimKeys.delete(dkimKeys.keys().next().value as string);
+    dkimKeys.set(encrypted, key);
+  }
+  return key;
+}
+
+// DKIM covers the unsubscribe headers too (RFC 8058 asks for it).
+const SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:List-Unsubscribe:List-Unsubscribe-Post';
 
 /** Marks a queued email FAILED (render error, permanent SMTP refusal, retries exhausted). */
 export async function failEmail({
@@ -43,8 +81,9 @@ export async function failEmail({
   error: string;
 }): Promise<void> {
   await sql.transaction(async (tx) => {
-    const [row] = await tx.query<EmailRow>(
-      `UPDATE emails SET status = 'FAILED', error = $2 WHERE id = $1 AND status = 'QUEUED' RETURNING *`,
+    const [row] = await tx.query<DeliverableEmail>(
+      `UPDATE emails SET status = 'FAILED', error = $2, claimed_by = NULL, claimed_until = NULL
+        WHERE id = $1 AND status = 'QUEUED' RETURNING *`,
       [emailId, error.slice(0, 1000)],
     );
     if (row) await recordEmailEvent(tx, row, 'email.failed', { error: error.slice(0, 200) });
@@ -52,36 +91,22 @@ export async function failEmail({
 }
 
 /**
- * Renders, DKIM-signs and hands one email to SMTP. An email that is no longer QUEUED is left
- * alone, so a retried activity never sends it twice once it was recorded SENT. Temporary SMTP
- * failures throw (the workflow retries with backoff); permanent ones mark the email FAILED.
+ * Renders an email into the message SMTP gets: template variables with the contact's
+ * subscription links, tracked links and the open pixel when the project tracks, the one-click
+ * unsubscribe headers on marketing mail, a text part and the domain's DKIM key. A template that
+ * fails to render answers `failed` with the reason.
  */
-// DKIM covers the unsubscribe headers too (RFC 8058 asks for it).
-const SIGNED_HEADERS =
-  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:List-Unsubscribe:List-Unsubscribe-Post';
-
-export async function deliverEmail({
+export async function composeMessage({
   sql,
-  mailer,
-  emailId,
+  row,
   encryptionKey,
   publicUrl,
 }: {
   sql: Sql;
-  mailer: Mailer;
-  emailId: string;
+  row: DeliverableEmail;
   encryptionKey: string;
   publicUrl: string;
-}): Promise<DeliveryOutcome> {
-  const [row] = await sql.query<EmailRow>(
-    `SELECT e.*, d.domain, d.selector, d.dkim_private_key,
-            coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
-       FROM emails e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
-      WHERE e.id = $1`,
-    [emailId],
-  );
-  if (!row || row.status !== 'QUEUED') return 'SKIPPED';
-
+}): Promise<{ message: OutgoingMessage; subject: string } | { failed: string }> {
   const subscription = row.contact_id
     ? signLinkToken({ k: 'u', c: row.contact_id, p: row.project_id, e: row.id }, encryptionKey)
     : undefined;
@@ -99,12 +124,7 @@ export async function deliverEmail({
     subject = renderTemplate(row.subject, variables, { escape: false });
     html = renderTemplate(row.body, variables);
   } catch (error) {
-    await failEmail({
-      sql,
-      emailId,
-      error: `Render failed: ${error instanceof Error ? error.message : String(error)}`,
-    });
-    return 'FAILED';
+    return { failed: `Render failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   const attachments = row.attachment_ids.length
     ? await sql.query<{
@@ -135,50 +155,116 @@ export async function deliverEmail({
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
   }
   const senderDomain = row.domain ?? row.from_address.split('@')[1] ?? 'localhost';
-  const messageId = `<${row.id}@${senderDomain}>`;
-  // The connection (and a transaction) is taken before the SMTP transaction, so the moment the
-  // server accepts, SENT commits without waiting for a pooled connection: that short gap is the
-  // only one in which a crash could lead to a second send.
-  return sql.transaction(async (tx) => {
+  return {
+    subject,
+    message: {
+      from: row.from_name ? { name: row.from_name, address: row.from_address } : row.from_address,
+      to: row.to_name ? { name: row.to_name, address: row.to_address } : row.to_address,
+      subject,
+      html,
+      text: htmlToText(html),
+      replyTo: row.reply_to ?? undefined,
+      headers,
+      messageId: `<${row.id}@${senderDomain}>`,
+      attachments: attachments.map((a) => ({
+        filename: a.filename,
+        content: a.content,
+        contentType: a.content_type,
+        cid: a.content_id ?? undefined,
+        contentDisposition: a.disposition,
+      })),
+      dkim:
+        row.domain && row.selector && row.dkim_private_key
+          ? {
+              domainName: row.domain,
+              keySelector: row.selector,
+              privateKey: dkimKey(row.dkim_private_key, encryptionKey),
+              headerFieldNames: SIGNED_HEADERS,
+            }
+          : undefined,
+    },
+  };
+}
+
+/**
+ * Hands a composed email to SMTP and records the answer: SENT (with `email.sent`) when the
+ * server accepts, FAILED on a permanent refusal. A temporary failure (4xx, timeout, dropped
+ * connection) throws MailDeliveryError and leaves the email QUEUED for a retry.
+ */
+export async function sendAndRecord({
+  sql,
+  mailer,
+  emailId,
+  composed,
+}: {
+  sql: Sql;
+  mailer: Mailer;
+  emailId: string;
+  composed: { message: OutgoingMessage; subject: string };
+}): Promise<'SENT' | 'FAILED'> {
+  const { message, subject } = composed;
+  // A connection is held before the SMTP transaction, so the moment the server accepts, one
+  // statement records SENT and `email.sent` without waiting for the pool: that gap, a round trip,
+  // is the only one in which a crash leads to a second send (no SMTP client can close it).
+  return sql.connection(async (held) => {
     try {
-      await mailer.send({
-        from: row.from_name ? { name: row.from_name, address: row.from_address } : row.from_address,
-        to: row.to_name ? { name: row.to_name, address: row.to_address } : row.to_address,
-        subject,
-        html,
-        text: htmlToText(html, { wordwrap: 78 }),
-        replyTo: row.reply_to ?? undefined,
-        headers,
-        messageId,
-        attachments: attachments.map((a) => ({
-          filename: a.filename,
-          content: a.content,
-          contentType: a.content_type,
-          cid: a.content_id ?? undefined,
-          contentDisposition: a.disposition,
-        })),
-        dkim:
-          row.domain && row.selector && row.dkim_private_key
-            ? {
-                domainName: row.domain,
-                keySelector: row.selector,
-                privateKey: decryptSecret(row.dkim_private_key, encryptionKey),
-                headerFieldNames: SIGNED_HEADERS,
-              }
-            : undefined,
-      });
+      await mailer.send(message);
     } catch (error) {
       if (error instanceof MailDeliveryError && error.permanent) {
-        await failEmail({ sql: tx, emailId, error: error.message });
+        await failEmail({ sql: held, emailId, error: error.message });
         return 'FAILED';
       }
       throw error;
     }
-    const [sent] = await tx.query<EmailRow>(
-      `UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3 WHERE id = $1 AND status = 'QUEUED' RETURNING *`,
-      [emailId, messageId, subject],
+    await held.query(
+      `WITH sent AS (
+         UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3,
+                claimed_by = NULL, claimed_until = NULL
+          WHERE id = $1 AND status = 'QUEUED'
+          RETURNING id, project_id, contact_id, subject, template_id, message_id)
+       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+       SELECT uuid_generate_v7(), project_id, contact_id, 'email.sent',
+              jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
+                'subject', subject, 'templateId', template_id)), now()
+         FROM sent WHERE contact_id IS NOT NULL`,
+      [emailId, message.messageId, subject],
+      'email-sent',
     );
-    if (sent) await recordEmailEvent(tx, sent, 'email.sent', { messageId });
     return 'SENT';
   });
+}
+
+/**
+ * Delivers one email from its own send-email workflow (an email whose first attempt failed for
+ * a while). An email that is no longer QUEUED is left alone, so a retried activity never sends it
+ * twice once it was recorded SENT. Temporary SMTP failures throw, for the workflow's backoff.
+ */
+export async function deliverEmail({
+  sql,
+  mailer,
+  emailId,
+  encryptionKey,
+  publicUrl,
+}: {
+  sql: Sql;
+  mailer: Mailer;
+  emailId: string;
+  encryptionKey: string;
+  publicUrl: string;
+}): Promise<DeliveryOutcome> {
+  // Marks the email as in its workflow's hands (idempotent), so delivery lanes leave it alone.
+  const [row] = await sql.query<DeliverableEmail>(
+    deliverableEmailsQuery(
+      `UPDATE emails SET workflow_started_at = coalesce(workflow_started_at, now())
+        WHERE id = $1 RETURNING *`,
+    ),
+    [emailId],
+  );
+  if (!row || row.status !== 'QUEUED') return 'SKIPPED';
+  const composed = await composeMessage({ sql, row, encryptionKey, publicUrl });
+  if ('failed' in composed) {
+    await failEmail({ sql, emailId, error: composed.failed });
+    return 'FAILED';
+  }
+  return sendAndRecord({ sql, mailer, emailId, composed });
 }

@@ -1,13 +1,11 @@
-import { Template } from '../../db/entities/index.js';
-import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
+import { upsertContactAndQueueEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
-import { requireVerifiedSender } from '../domains/domains.service.js';
+import { unverifiedSender } from '../domains/domains.service.js';
+import { matchSenderDomain } from '../domains/sender-domain.pure.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
-import { dispatchEmails } from './dispatch.service.js';
 import { DomainError, notFound, type FieldError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Em, WorkflowEngine } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
 import type { TemplateType } from '../templates/template-types.pure.js';
 import {
@@ -48,6 +46,41 @@ export interface SendResult {
   timestamp: string;
 }
 
+interface TemplateRow {
+  id: string;
+  type: TemplateType;
+  subject: string;
+  body: string;
+  from_address: string;
+  from_name: string | null;
+  reply_to: string | null;
+}
+
+/** The template (when named) and the project's verified domains, in one round trip. */
+async function loadSendContext({
+  sql,
+  projectId,
+  templateId,
+}: {
+  sql: Sql;
+  projectId: string;
+  templateId?: string;
+}): Promise<{ template: TemplateRow | null; verifiedDomains: { id: string; domain: string }[] }> {
+  const [row] = await sql.query<{
+    template: TemplateRow | null;
+    domains: { id: string; domain: string }[];
+  }>(
+    `SELECT (SELECT to_jsonb(t) FROM (
+               SELECT id, type, subject, body, from_address, from_name, reply_to
+                 FROM templates WHERE id = $2 AND project_id = $1) t) AS template,
+            coalesce((SELECT jsonb_agg(jsonb_build_object('id', id, 'domain', domain))
+                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains`,
+    [projectId, templateId ?? null],
+    'send-context',
+  );
+  return { template: row?.template ?? null, verifiedDomains: row?.domains ?? [] };
+}
+
 const invalid = (errors: FieldError[]): DomainError =>
   new DomainError('VALIDATION_ERROR', 'Validation failed', { errors });
 
@@ -58,28 +91,29 @@ const asAddress = (a: Address): { name?: string; email: string } =>
  * Everything that can be refused is refused before anything is written: content, sender,
  * headers, attachment and message sizes. Then, in one transaction (claiming the Idempotency-Key
  * when given), each recipient in turn is upserted as a contact and gets an email row, QUEUED or
- * SUPPRESSED; after commit each queued email starts its durable `send-email` workflow.
+ * SUPPRESSED. Committed, a queued email is durably accepted: the delivery lanes of its queue are
+ * woken by the insert and deliver it (see delivery-lane.service.ts).
  */
 export async function sendEmails({
-  em,
   sql,
-  engine,
+  deliveryQueue,
   projectId,
   input,
   idempotencyKey,
 }: {
-  em: Em;
   sql: Sql;
-  engine: WorkflowEngine;
+  /** The task queue whose workers deliver this API's mail. */
+  deliveryQueue: string;
   projectId: string;
   input: SendInput;
   idempotencyKey?: string;
 }): Promise<SendResult> {
-  let template: Template | null = null;
-  if (input.templateId) {
-    template = await em.findOne(Template, { id: input.templateId, project: projectId });
-    if (!template) throw notFound('Template');
-  }
+  const { template, verifiedDomains } = await loadSendContext({
+    sql,
+    projectId,
+    templateId: input.templateId,
+  });
+  if (input.templateId && !template) throw notFound('Template');
   const subject = input.subject ?? template?.subject;
   const body = input.body ?? template?.body;
   if (subject === undefined || body === undefined) {
@@ -102,7 +136,7 @@ export async function sendEmails({
   const fromAddress = input.from
     ? asAddress(input.from)
     : template
-      ? { email: template.from, name: template.fromName ?? undefined }
+      ? { email: template.from_address, name: template.from_name ?? undefined }
       : undefined;
   if (!fromAddress)
     throw invalid([
@@ -111,8 +145,9 @@ export async function sendEmails({
   const fromName =
     fromAddress.name ??
     input.senderName ??
-    (input.from ? undefined : (template?.fromName ?? undefined));
-  const domain = await requireVerifiedSender({ em, projectId, from: fromAddress.email });
+    (input.from ? undefined : (template?.from_name ?? undefined));
+  const domain = matchSenderDomain(verifiedDomains, fromAddress.email);
+  if (!domain) throw unverifiedSender(fromAddress.email);
 
   const headers = input.headers ?? {};
   const reserved = Object.keys(headers).filter((h) => RESERVED_HEADERS.has(h.toLowerCase()));
@@ -156,10 +191,9 @@ export async function sendEmails({
   const type: TemplateType = template?.type ?? 'TRANSACTIONAL';
   const recipients = (Array.isArray(input.to) ? input.to : [input.to]).map(asAddress);
   const sorted = sortData(input.data);
-  const replyTo = input.replyTo ?? template?.replyTo ?? null;
+  const replyTo = input.replyTo ?? template?.reply_to ?? null;
 
-  // All recipients commit together (with the key claim, when there is one) or not at all.
-  const written = await sql.transaction((outer) =>
+  const write = (outer: Sql) =>
     withIdempotencyKey(
       { sql: outer, projectId, key: idempotencyKey, scope: 'send' },
       async (tx) => {
@@ -169,7 +203,7 @@ export async function sendEmails({
           attachmentIds.push(id);
           await tx.query(
             `INSERT INTO attachments (id, project_id, filename, content_type, content_id, disposition, content)
-         VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'))`,
+           VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'))`,
             [
               id,
               projectId,
@@ -181,87 +215,55 @@ export async function sendEmails({
             ],
           );
         }
-        const out: (SendResult['emails'][number] & { queued: boolean })[] = [];
+        const out: SendResult['emails'] = [];
         // One after another: each recipient's own upsert and email row (spec rule 2).
         for (const recipient of recipients) {
           const email = normaliseEmail(recipient.email);
-          const [contact] = await upsertContacts(tx, {
+          const queued = await upsertContactAndQueueEmail(tx, {
             projectId,
             defaultSubscribed: false,
             source: 'send',
-            rows: [
-              {
-                id: newId(),
-                email,
-                subscribed: input.subscribed ?? null,
-                set: sorted.set,
-                unset: sorted.unset,
-                flipEventId: newId(),
-              },
-            ],
-          });
-          if (!contact) throw new Error('The contact upsert returned no row');
-          const [suppression] = await tx.query<{ reason: string }>(
-            'SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2',
-            [projectId, email],
-          );
-          const reason = suppression
-            ? suppression.reason
-            : type === 'MARKETING' && !contact.subscribed
-              ? 'unsubscribed'
-              : null;
-          const emailId = newId();
-          const variables = {
-            ...contact.data,
-            ...eventData(sorted),
-            email,
-            id: contact.id,
-            svc_id: contact.id,
-            svc_email: email,
-          };
-          await tx.query(
-            `INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name, from_address, from_name,
-                             reply_to, subject, body, type, status, headers, variables, attachment_ids, suppression_reason, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, now())`,
-            [
-              emailId,
-              projectId,
-              contact.id,
-              template?.id ?? null,
-              domain.id,
+            contact: {
+              id: newId(),
               email,
-              recipient.name ?? null,
-              fromAddress.email,
-              fromName ?? null,
+              subscribed: input.subscribed ?? null,
+              set: sorted.set,
+              unset: sorted.unset,
+              flipEventId: newId(),
+            },
+            email: {
+              id: newId(),
+              templateId: template?.id ?? null,
+              domainId: domain.id,
+              toName: recipient.name ?? null,
+              fromAddress: fromAddress.email,
+              fromName: fromName ?? null,
               replyTo,
               subject,
               body,
               type,
-              reason ? 'SUPPRESSED' : 'QUEUED',
-              JSON.stringify(headers),
-              JSON.stringify(variables),
+              headers,
+              variables: eventData(sorted),
               attachmentIds,
-              reason,
-            ],
-          );
+              deliveryQueue,
+            },
+          });
           out.push({
-            contact: { id: contact.id, email },
-            email: emailId,
-            status: reason ? 'SUPPRESSED' : 'QUEUED',
-            queued: !reason,
+            contact: { id: queued.contact_id, email: queued.email },
+            email: queued.email_id,
+            status: queued.status,
           });
         }
         return out;
       },
-    ),
-  );
+    );
+  // All recipients commit together (with the key claim and attachments) or not at all; one
+  // recipient with nothing else to write is a single statement, atomic by itself.
+  const single = recipients.length === 1 && attachments.length === 0 && !idempotencyKey;
+  const written = single ? await write(sql) : await sql.transaction(write);
 
-  // The rows are committed: the emails are durably queued. Their workflows start now; one whose
-  // start fails (Temporal unreachable) stays queued for the email-dispatch schedule.
-  const queued = written.filter((w) => w.queued).map((w) => ({ emailId: w.email, projectId }));
-  await dispatchEmails({ sql, engine, emails: queued });
   return {
-    emails: written.map(({ queued: _q, ...item }) => item),
+    emails: written,
     timestamp: new Date().toISOString(),
   };
 }

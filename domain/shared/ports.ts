@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export type Em = EntityManager;
@@ -17,8 +18,16 @@ export interface WorkflowEngine {
   startSystemEmail(request: SystemEmailRequest): Promise<void>;
   /** Runs an import or bulk job (`job-<id>`). */
   startContactJob(request: ContactJobRequest): Promise<void>;
-  /** Renders, signs and delivers one email (`email-<id>`). */
+  /** Delivers one email that needs retrying, with backoff (`email-<id>`). */
   startSendEmail(request: SendEmailRequest): Promise<void>;
+  /**
+   * Starts the delivery loop of a queue (`email-delivery-<queue>`) unless it runs; `configure`
+   * also hands a running loop these settings.
+   */
+  ensureEmailDelivery(
+    settings: EmailDeliverySettings,
+    options?: { configure?: boolean },
+  ): Promise<void>;
   isReachable(): Promise<boolean>;
 }
 
@@ -39,7 +48,13 @@ export interface OutgoingMessage {
     contentDisposition: 'attachment' | 'inline';
   }[];
   /** DKIM-sign with the sending domain's key. */
-  dkim?: { domainName: string; keySelector: string; privateKey: string; headerFieldNames?: string };
+  dkim?: {
+    domainName: string;
+    keySelector: string;
+    /** PEM text, or a parsed key (much faster to sign with). */
+    privateKey: string | KeyObject;
+    headerFieldNames?: string;
+  };
 }
 
 /** An SMTP failure; `permanent` for 5xx answers, otherwise worth retrying. */
@@ -86,6 +101,25 @@ export interface DnsResolver {
 }
 
 export class DnsUnavailableError extends Error {}
+
+export interface EmailDeliverySettings {
+  /** The task queue whose workers deliver the mail queued for it. */
+  queue: string;
+  /** Delivery lanes (activities) running at once, spread over the queue's workers. */
+  lanes: number;
+  /** How long one lane activity runs before the next takes over. */
+  laneSeconds: number;
+}
+
+/**
+ * Wakes delivery lanes when mail is queued (PostgreSQL LISTEN/NOTIFY). `generation` changes on
+ * every wake-up, so a lane that found nothing can wait without missing one that came meanwhile.
+ */
+export interface QueueWakeups {
+  generation(): number;
+  /** Resolves once the generation differs from `since`, after `timeoutMs`, or on abort. */
+  waitForChange(since: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+}
 
 export interface SendEmailRequest {
   emailId: string;

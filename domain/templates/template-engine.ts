@@ -98,6 +98,24 @@ export function assertTemplatesValid(sources: Record<string, string | undefined>
   if (errors.length > 0) throw new DomainError('VALIDATION_ERROR', 'Validation failed', { errors });
 }
 
+// Checked and compiled templates by source: a campaign or a burst of sends renders one template
+// thousands of times. Bounded; the oldest entry goes first.
+const COMPILED_MAX = 500;
+const compiled = new Map<string, nunjucks.Template>();
+
+function compiledTemplate(source: string, escape: boolean): nunjucks.Template {
+  const key = `${escape ? 'h' : 't'}:${source}`;
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  const problems = templateProblems(source, 'template');
+  if (problems.length > 0)
+    throw new DomainError('VALIDATION_ERROR', 'Validation failed', { errors: problems });
+  const template = nunjucks.compile(translatePlunkSyntax(source), escape ? htmlEnv : textEnv);
+  if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(key, template);
+  return template;
+}
+
 /**
  * Renders a checked template. A failure throws: an email is never sent half-rendered.
  * `escape: false` is for subjects and plain text, where HTML escaping would be wrong.
@@ -107,10 +125,5 @@ export function renderTemplate(
   variables: Record<string, unknown>,
   { escape = true } = {},
 ): string {
-  const problems = templateProblems(source, 'template');
-  if (problems.length > 0)
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', { errors: problems });
-  const text = translatePlunkSyntax(source);
-  const context = { ...variables };
-  return (escape ? htmlEnv : textEnv).renderString(text, context);
+  return compiledTemplate(source, escape).render({ ...variables });
 }

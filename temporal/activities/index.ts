@@ -1,8 +1,16 @@
 import type { Orm } from '../../db/orm.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { DnsResolver, Mailer, WorkflowEngine } from '../../domain/shared/ports.js';
+import type { DeliverySlots } from '../../domain/sending/delivery-lane.service.js';
+import type {
+  DnsResolver,
+  EmailDeliverySettings,
+  Mailer,
+  QueueWakeups,
+  WorkflowEngine,
+} from '../../domain/shared/ports.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
+import { createEmailDeliveryActivities } from './email-delivery.activities.js';
 import { createSendEmailActivities } from './send-email.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
@@ -16,8 +24,13 @@ export interface ActivityDeps {
   dns: DnsResolver;
   spfInclude: string;
   encryptionKey: string;
-  /** Starts workflows from activities (the email dispatcher). */
+  /** Starts workflows from activities (retries of emails, the delivery loop). */
   engine: WorkflowEngine;
+  /** Wakes this worker's delivery lanes when mail is queued. */
+  wakeups: QueueWakeups;
+  /** The process's SMTP connections, shared by its lanes. */
+  deliverySlots: DeliverySlots;
+  emailDelivery: EmailDeliverySettings;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -27,7 +40,16 @@ export function createActivities(deps: ActivityDeps) {
       mailer: deps.mailer,
       encryptionKey: deps.encryptionKey,
       publicUrl: deps.publicUrl,
+    }),
+    ...createEmailDeliveryActivities({
+      sql: deps.sql,
+      mailer: deps.mailer,
       engine: deps.engine,
+      wakeups: deps.wakeups,
+      slots: deps.deliverySlots,
+      delivery: deps.emailDelivery,
+      encryptionKey: deps.encryptionKey,
+      publicUrl: deps.publicUrl,
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({

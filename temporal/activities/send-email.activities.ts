@@ -1,26 +1,20 @@
 import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import { deliverEmail, failEmail } from '../../domain/sending/deliver.service.js';
-import { dispatchStaleEmails } from '../../domain/sending/dispatch.service.js';
-import type { Mailer, WorkflowEngine } from '../../domain/shared/ports.js';
+import type { Mailer } from '../../domain/shared/ports.js';
 
 export function createSendEmailActivities({
   sql,
   mailer,
   encryptionKey,
   publicUrl,
-  engine,
 }: {
   sql: Sql;
   mailer: Mailer;
   encryptionKey: string;
   publicUrl: string;
-  engine: WorkflowEngine;
 }) {
   return {
-    async dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
-      return dispatchStaleEmails({ sql, engine });
-    },
     async deliverEmail(emailId: string): Promise<string> {
       // Heartbeats while the SMTP transaction runs, so a killed worker is noticed in seconds.
       const context = Context.current();

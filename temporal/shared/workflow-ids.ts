@@ -5,3 +5,5 @@ export const contactJobWorkflowId = (jobId: string): string => `job-${jobId}`;
 export const domainRecheckScheduleId = (taskQueue: string): string => `domain-recheck-${taskQueue}`;
 export const sendEmailWorkflowId = (emailId: string): string => `email-${emailId}`;
 export const emailDispatchScheduleId = (taskQueue: string): string => `email-dispatch-${taskQueue}`;
+/** The long-running delivery loop of a queue; its lanes deliver everything queued there. */
+export const emailDeliveryWorkflowId = (queue: string): string => `email-delivery-${queue}`;

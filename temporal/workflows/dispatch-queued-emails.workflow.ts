@@ -6,7 +6,10 @@ const { dispatchQueuedEmails: dispatch } = proxyActivities<Activities>({
   retry: { initialInterval: '5 seconds', maximumAttempts: 3 },
 });
 
-/** Run by the `email-dispatch` schedule: starts the workflows of queued emails that have none. */
+/**
+ * Run by the `email-dispatch` schedule: makes sure the queue's email-delivery loop runs. (The
+ * name is older than the loop; runs in flight keep it.)
+ */
 export async function dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
   return dispatch();
 }

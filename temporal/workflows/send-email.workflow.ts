@@ -15,7 +15,10 @@ const { failEmail } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** One email (`email-<id>`): render, DKIM-sign, deliver; its status lives in PostgreSQL. */
+/**
+ * One email (`email-<id>`) whose first attempt in a delivery lane failed temporarily: render,
+ * DKIM-sign, deliver, retried with backoff for a day; its status lives in PostgreSQL.
+ */
 export async function sendEmail(request: SendEmailRequest): Promise<string> {
   try {
     return await deliverEmail(request.emailId);

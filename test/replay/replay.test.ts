@@ -9,6 +9,7 @@ import { HISTORIES_DIR } from '../helpers/histories.js';
 const WORKFLOWS = [
   'contact-job',
   'dispatch-queued-emails',
+  'email-delivery',
   'recheck-domains',
   'send-email',
   'send-system-email',

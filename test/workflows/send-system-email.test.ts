@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { User } from '../../db/entities/index.js';
 import { openOrm, type Orm } from '../../db/orm.js';
 import { createSql, createSqlPool } from '../../db/sql/sql.js';
 import { createDnsResolver } from '../../runtime/dns-resolver.js';
+import { createLogger } from '../../runtime/logger.js';
+import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
@@ -40,6 +43,11 @@ async function runWorker<T>(
   const native = await NativeConnection.connect({ address: stack.temporalAddress });
   const mailer = createSmtpMailer({ url: smtpUrl });
   const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
+  const wakeups = await startPgQueueWakeups({
+    url: stack.databaseUrl,
+    queue: taskQueue,
+    logger: createLogger({ level: 'silent', name: 'test' }),
+  });
   try {
     const worker = await Worker.create({
       connection: native,
@@ -61,11 +69,15 @@ async function runWorker<T>(
           taskQueue,
           tls: false,
         }),
+        wakeups,
+        deliverySlots: pLimit(1),
+        emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
       }),
     });
     return await worker.runUntil(work);
   } finally {
     mailer.close();
+    await wakeups.close();
     await pool.end();
     await native.close();
   }

@@ -1,0 +1,79 @@
+import pg from 'pg';
+import type { QueueWakeups } from '../domain/shared/ports.js';
+import type { Logger } from './logger.js';
+
+/**
+ * One LISTEN connection per worker process on `email_queued` (notified by a trigger when a
+ * transaction queues mail), filtered to this worker's queue. If the connection drops it is
+ * opened again; meanwhile lanes fall back to polling on their timeout, so nothing waits forever.
+ */
+export async function startPgQueueWakeups({
+  url,
+  queue,
+  logger,
+}: {
+  url: string;
+  queue: string;
+  logger: Logger;
+}): Promise<QueueWakeups & { close(): Promise<void> }> {
+  let generation = 0;
+  let waiters = new Set<() => void>();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const wake = (): void => {
+    generation += 1;
+    const woken = waiters;
+    waiters = new Set();
+    for (const resolve of woken) resolve();
+  };
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.payload === queue) wake();
+    });
+    next.on('error', (error) => {
+      logger.warn({ err: error }, 'email queue listener lost its connection');
+      next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    try {
+      await next.connect();
+      await next.query('LISTEN email_queued');
+      client = next;
+      wake(); // anything queued while not listening is picked up now
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      throw error;
+    }
+  };
+  await connect();
+
+  return {
+    generation: () => generation,
+    waitForChange(since, timeoutMs, signal) {
+      if (generation !== since || signal?.aborted || timeoutMs <= 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        signal?.addEventListener('abort', done, { once: true });
+        waiters.add(done);
+      });
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      wake();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

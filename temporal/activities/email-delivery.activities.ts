@@ -1,0 +1,69 @@
+import { Context } from '@temporalio/activity';
+import type { Sql } from '../../db/sql/sql.js';
+import {
+  runDeliveryLane,
+  type DeliverySlots,
+  type LaneReport,
+} from '../../domain/sending/delivery-lane.service.js';
+import type {
+  EmailDeliverySettings,
+  Mailer,
+  QueueWakeups,
+  WorkflowEngine,
+} from '../../domain/shared/ports.js';
+
+export function createEmailDeliveryActivities({
+  sql,
+  mailer,
+  engine,
+  wakeups,
+  slots,
+  delivery,
+  encryptionKey,
+  publicUrl,
+}: {
+  sql: Sql;
+  mailer: Mailer;
+  engine: WorkflowEngine;
+  wakeups: QueueWakeups;
+  slots: DeliverySlots;
+  delivery: EmailDeliverySettings;
+  encryptionKey: string;
+  publicUrl: string;
+}) {
+  return {
+    /** One run of a delivery lane of the email-delivery workflow. */
+    async deliverQueuedEmails({ runForSeconds }: { runForSeconds: number }): Promise<LaneReport> {
+      const context = Context.current();
+      const { workflowExecution, activityId } = context.info;
+      // Stable across retries of this lane's activity: a retry takes back what its dead attempt held.
+      const token = `${workflowExecution?.workflowId}/${workflowExecution?.runId}/${activityId}`;
+      const beat = setInterval(() => context.heartbeat(), 2000);
+      try {
+        return await runDeliveryLane({
+          sql,
+          mailer,
+          engine,
+          wakeups,
+          slots,
+          queue: delivery.queue,
+          token,
+          runForMs: runForSeconds * 1000,
+          signal: context.cancellationSignal,
+          encryptionKey,
+          publicUrl,
+        });
+      } finally {
+        clearInterval(beat);
+      }
+    },
+    /**
+     * Run by the `email-dispatch` schedule: makes sure the queue's delivery loop runs (an operator
+     * may have terminated it), with this worker's settings.
+     */
+    async dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
+      await engine.ensureEmailDelivery(delivery);
+      return { found: 0, dispatched: 1 };
+    },
+  };
+}

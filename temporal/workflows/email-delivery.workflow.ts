@@ -1,0 +1,49 @@
+import {
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EmailDeliverySettings } from '../../domain/shared/ports.js';
+import type { Activities } from '../activities/index.js';
+import { CONFIGURE_EMAIL_DELIVERY } from '../shared/signals.js';
+
+const { deliverQueuedEmails } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 hour',
+  // A lane beats every 2 s; a worker that dies is noticed within this, and the lane moves on.
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+export const configureEmailDelivery =
+  defineSignal<[EmailDeliverySettings]>(CONFIGURE_EMAIL_DELIVERY);
+
+// Well under Temporal's limits; a run this long has delivered for hours.
+const MAX_HISTORY_EVENTS = 2000;
+
+/**
+ * The delivery loop of a queue (`email-delivery-<queue>`): `lanes` activities at a time, each
+ * delivering queued mail for `laneSeconds`, one after another for ever, on whichever workers
+ * poll the queue. The loop continues as new before its history grows long, or when new settings
+ * arrive. Each email that needs retrying leaves the loop for a send-email workflow of its own.
+ */
+export async function emailDelivery(settings: EmailDeliverySettings): Promise<void> {
+  let current = settings;
+  let reconfigured = false;
+  setHandler(configureEmailDelivery, (next) => {
+    if (next.lanes === current.lanes && next.laneSeconds === current.laneSeconds) return;
+    current = next;
+    reconfigured = true;
+  });
+  const keepGoing = (): boolean =>
+    !reconfigured &&
+    !workflowInfo().continueAsNewSuggested &&
+    workflowInfo().historyLength < MAX_HISTORY_EVENTS;
+  await Promise.all(
+    Array.from({ length: settings.lanes }, async () => {
+      while (keepGoing()) await deliverQueuedEmails({ runForSeconds: current.laneSeconds });
+    }),
+  );
+  await continueAsNew<typeof emailDelivery>(current);
+}
