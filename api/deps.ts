@@ -3,6 +3,7 @@ import type { Sql } from '../db/sql/sql.js';
 import type {
   DnsResolver,
   FetchText,
+  QueueNotifier,
   RateLimiter,
   WorkflowEngine,
 } from '../domain/shared/ports.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   sql: Sql;
   engine: WorkflowEngine;
   rateLimiter: RateLimiter;
+  /** Wakes the delivery lanes after /v1/send queued mail. */
+  queueNotifier: QueueNotifier;
   dns: DnsResolver;
   fetchText: FetchText;
   logger: Logger;

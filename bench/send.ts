@@ -3,12 +3,19 @@
 // local SMTP sink, next to a floor measured in the same run: nodemailer with the same pooled
 // transport sending the same rendered, DKIM-signed messages directly. Settings: BENCH_EMAILS
 // (5000), BENCH_CONNECTIONS (20).
-import { createPrivateKey, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { decryptSecret } from '../domain/shared/encryption.js';
+import { createSql, createSqlPool } from '../db/sql/sql.js';
+import {
+  composeMessage,
+  deliverableEmailsQuery,
+  type DeliverableEmail,
+} from '../domain/sending/deliver.service.js';
+import type { OutgoingMessage } from '../domain/shared/ports.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
+import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 5000);
@@ -24,6 +31,26 @@ const stack = await startBenchStack(log, {
   env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.bench.test' },
 });
 
+/** With BENCH_PG_STATEMENTS=1: the statements that took PostgreSQL's time, heaviest first. */
+async function topStatements(databaseUrl: string): Promise<string | undefined> {
+  if (process.env.BENCH_PG_STATEMENTS !== '1') return undefined;
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await db.query(
+      `SELECT calls, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12`,
+    );
+    return rows
+      .map((r) => `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls  ${r.query}`)
+      .join('\n');
+  } finally {
+    await db.end();
+  }
+}
+
 async function waitForReceived(target: number, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (received < target) {
@@ -33,7 +60,8 @@ async function waitForReceived(target: number, timeoutMs = 600_000): Promise<voi
 }
 
 try {
-  await stack.startWorker();
+  const worker = await stack.startWorker();
+  const pids = { api: stack.apiPid, worker: worker.child.pid as number };
   const project = await benchProject(stack.apiUrl);
   const auth = { authorization: `Bearer ${project.secretKey}` };
   const domain = `bench-${randomUUID().slice(0, 8)}.example.test`;
@@ -62,6 +90,7 @@ try {
   log(`\nPOST /v1/send: ${EMAILS} transactional emails, ${CONNECTIONS} connections\n`);
   received = 0;
   let n = 0;
+  const cpuBefore = await cpuSnapshot(pids);
   const started = performance.now();
   const accept = await autocannon({
     url: `${stack.apiUrl}/v1/send`,
@@ -88,44 +117,42 @@ try {
   const acceptedIn = performance.now() - started;
   await waitForReceived(EMAILS);
   const deliveredIn = performance.now() - started;
+  const oursCpu = cpuDelta(cpuBefore, await cpuSnapshot(pids));
+  const statements = await topStatements(stack.databaseUrl);
 
-  // The floor: the same messages rendered and signed by nodemailer itself, through the same pool.
-  const db = new pg.Client({ connectionString: stack.databaseUrl });
-  await db.connect();
-  const key = await db.query('SELECT selector, dkim_private_key FROM domains WHERE id = $1', [
-    added.body.id,
-  ]);
-  await db.end();
+  // The floor: nodemailer with the same pooled transport sending the same rendered messages
+  // directly. They are composed (untimed) by the code our worker runs, from the rows just
+  // delivered: same HTML with its tracked links, same text part, headers and DKIM key.
+  const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
+  const rows = await createSql(pool).query<DeliverableEmail>(
+    deliverableEmailsQuery('SELECT * FROM emails WHERE project_id = $1'),
+    [project.id],
+  );
+  const messages: OutgoingMessage[] = [];
+  for (const row of rows) {
+    const composed = await composeMessage({
+      sql: createSql(pool),
+      row,
+      encryptionKey: stack.env.ENCRYPTION_KEY as string,
+      publicUrl: stack.apiUrl,
+    });
+    if ('failed' in composed) throw new Error(composed.failed);
+    messages.push(composed.message);
+  }
+  await pool.end();
   const transport = nodemailer.createTransport({
     pool: true,
     maxConnections: 5,
     url: stack.smtpUrl,
-    dkim: {
-      domainName: domain,
-      keySelector: key.rows[0].selector,
-      // Parsed once, as our worker does: PEM text would be parsed again for every signature.
-      privateKey: createPrivateKey(
-        decryptSecret(key.rows[0].dkim_private_key, stack.env.ENCRYPTION_KEY as string),
-      ),
-    },
   } as Parameters<typeof nodemailer.createTransport>[0]);
   received = 0;
+  const floorCpuBefore = await cpuSnapshot(pids);
   const floorStarted = performance.now();
-  const sends: Promise<unknown>[] = [];
-  for (let i = 0; i < EMAILS; i += 1) {
-    sends.push(
-      transport.sendMail({
-        from: `shop@${domain}`,
-        to: `floor-${i}@example.com`,
-        subject: `Your receipt A-${i}`,
-        html: `<h1>Thanks Ada</h1><p>Order A-${i}: 12.50</p><p><a href="https://shop.example.com/orders/A-${i}">View</a></p>`,
-        text: `THANKS ADA\n\nOrder A-${i}: 12.50\n\nView [https://shop.example.com/orders/A-${i}]`,
-      }),
-    );
-  }
+  const sends = messages.map((message) => transport.sendMail(message));
   await Promise.all(sends);
   await waitForReceived(EMAILS);
   const floorIn = performance.now() - floorStarted;
+  const floorCpu = cpuDelta(floorCpuBefore, await cpuSnapshot(pids));
   transport.close();
 
   const oursRate = EMAILS / (deliveredIn / 1000);
@@ -137,6 +164,10 @@ try {
   log(formatRow(['non-2xx answers', accept.non2xx + accept.errors], [34, 12]));
   log(formatRow(['ours: delivered emails/s', Math.round(oursRate)], [34, 12]));
   log(formatRow(['floor (nodemailer pool): emails/s', Math.round(floorRate)], [34, 12]));
+  log(`\nCPU seconds by process (the bench process also runs the SMTP sink and the load):`);
+  log(`  ours:  ${JSON.stringify(oursCpu)}`);
+  log(`  floor: ${JSON.stringify(floorCpu)}`);
+  if (statements) log(`\nPostgreSQL statements by total time (ours):\n${statements}`);
   log(
     `\nratio ours/floor (delivered emails/s): ${(oursRate / floorRate).toFixed(2)}  (target >= 0.5)`,
   );

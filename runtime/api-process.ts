@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../api/app.js';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
+import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import type { Config } from './config.js';
@@ -33,6 +34,7 @@ export async function startApi({
   // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
   const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
   const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
+  const queueNotifier = createPgQueueNotifier({ url: databaseUrl, logger });
   const app = createApp({
     deps: {
       config,
@@ -40,6 +42,7 @@ export async function startApi({
       sql: createSql(pool),
       engine,
       rateLimiter,
+      queueNotifier,
       dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       fetchText: createTextFetcher(),
       logger,
@@ -61,6 +64,7 @@ export async function startApi({
         server.closeIdleConnections();
       });
       await engine.close();
+      await queueNotifier.close();
       await pool.end();
     },
   };

@@ -2,9 +2,11 @@ import pg from 'pg';
 import type { QueueWakeups } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
 
+/** Notified (payload: the task queue) after mail was queued; see pg-queue-notifier.ts. */
+export const EMAIL_QUEUED_CHANNEL = 'email_queued';
+
 /**
- * One LISTEN connection per worker process on `email_queued` (notified by a trigger when a
- * transaction queues mail), filtered to this worker's queue. If the connection drops it is
+ * One LISTEN connection per worker process on `email_queued`, filtered to this worker's queue. If the connection drops it is
  * opened again; meanwhile lanes fall back to polling on their timeout, so nothing waits forever.
  */
 export async function startPgQueueWakeups({
@@ -42,7 +44,7 @@ export async function startPgQueueWakeups({
     });
     try {
       await next.connect();
-      await next.query('LISTEN email_queued');
+      await next.query(`LISTEN ${EMAIL_QUEUED_CHANNEL}`);
       client = next;
       wake(); // anything queued while not listening is picked up now
     } catch (error) {

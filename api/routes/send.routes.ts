@@ -21,6 +21,7 @@ export const sendRoutes = () => [
       data: await sendEmails({
         sql,
         deliveryQueue: deps.config.temporal.taskQueue,
+        queueNotifier: deps.queueNotifier,
         projectId: projectIdOf(auth),
         idempotencyKey: idempotencyKeyOf(ctx),
         input: {

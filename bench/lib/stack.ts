@@ -15,6 +15,7 @@ export interface BenchStack {
   smtpUrl: string;
   databaseUrl: string;
   env: Record<string, string>;
+  apiPid: number;
   startWorker(): Promise<RunningProcess>;
   stop(): Promise<void>;
 }
@@ -29,7 +30,16 @@ export async function startBenchStack(
   const stops: (() => Promise<void>)[] = [
     async () => rm(dataDir, { recursive: true, force: true }),
   ];
-  const postgres = await startEmbeddedPostgres({ dataDir, log });
+  // BENCH_PG_STATEMENTS=1 loads pg_stat_statements, so a bench can print where PostgreSQL's time went.
+  const statements = process.env.BENCH_PG_STATEMENTS === '1';
+  const postgres = await startEmbeddedPostgres({
+    dataDir,
+    log,
+    settings: [
+      ...(statements ? ['shared_preload_libraries=pg_stat_statements'] : []),
+      ...(process.env.BENCH_PG_SETTINGS?.split(' ').filter(Boolean) ?? []),
+    ],
+  });
   stops.push(postgres.stop);
   const orm = await openOrm({ url: postgres.url });
   await migrate(orm);
@@ -74,6 +84,7 @@ export async function startBenchStack(
     smtpUrl: smtp.url,
     databaseUrl: postgres.url,
     env,
+    apiPid: api.child.pid as number,
     startWorker: async () => {
       const workerArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
       const worker = runEntryPoint('runtime/worker.ts', env, workerArgs);

@@ -4,8 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * The emails table becomes the delivery queue. Workers claim QUEUED rows of their queue (the
  * Temporal task queue of the API that accepted them) under a lease, deliver them in batches, and
  * hand an email that needs retrying to its own send-email workflow (`workflow_started_at`, the
- * former `dispatched_at`: set once that workflow has started). A statement trigger wakes the
- * delivery lanes listening on `email_queued` when a transaction queues mail.
+ * former `dispatched_at`: set once that workflow has started).
  */
 export class Migration20261121140000_email_delivery_queue extends Migration {
   override async up(): Promise<void> {
@@ -17,21 +16,9 @@ export class Migration20261121140000_email_delivery_queue extends Migration {
     this.addSql(
       `create index "emails_deliverable_index" on "emails" ("delivery_queue", "created_at") where "status" = 'QUEUED' and "workflow_started_at" is null;`,
     );
-    this
-      .addSql(`create or replace function "notify_email_queued"() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('email_queued', q.delivery_queue)
-     from (select distinct delivery_queue from inserted where status = 'QUEUED') q;
-  return null;
-end $$;`);
-    this.addSql(
-      `create trigger "emails_notify_queued" after insert on "emails" referencing new table as inserted for each statement execute function "notify_email_queued"();`,
-    );
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop trigger if exists "emails_notify_queued" on "emails";`);
-    this.addSql(`drop function if exists "notify_email_queued"();`);
     this.addSql(`drop index if exists "emails_deliverable_index";`);
     this.addSql(
       `alter table "emails" drop column "delivery_queue", drop column "claimed_by", drop column "claimed_until";`,

@@ -64,8 +64,25 @@ export function createSql(pool: pg.Pool): Sql {
   return over(pool, 'pool');
 }
 
-export function createSqlPool({ url, max }: { url: string; max: number }): pg.Pool {
-  return new pg.Pool({ connectionString: url, max });
+/**
+ * `asynchronousCommit` answers a commit before its WAL reaches disk: a PostgreSQL crash may lose
+ * the last fraction of a second of commits (never corrupt anything). Only for writes whose loss
+ * is made good by doing them again, such as marking an email SENT (it would be sent again).
+ */
+export function createSqlPool({
+  url,
+  max,
+  asynchronousCommit = false,
+}: {
+  url: string;
+  max: number;
+  asynchronousCommit?: boolean;
+}): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    max,
+    options: asynchronousCommit ? '-c synchronous_commit=off' : undefined,
+  });
 }
 
 export function isUniqueViolation(error: unknown): boolean {

@@ -110,7 +110,7 @@ export async function runDeliveryLane({
   publicUrl,
   batchSize = 50,
   leaseSeconds = 30,
-  idlePollMs = 5000,
+  idlePollMs = 2000,
 }: {
   sql: Sql;
   mailer: Mailer;

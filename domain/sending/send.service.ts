@@ -6,6 +6,7 @@ import { matchSenderDomain } from '../domains/sender-domain.pure.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { DomainError, notFound, type FieldError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import type { QueueNotifier } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
 import type { TemplateType } from '../templates/template-types.pure.js';
 import {
@@ -91,12 +92,13 @@ const asAddress = (a: Address): { name?: string; email: string } =>
  * Everything that can be refused is refused before anything is written: content, sender,
  * headers, attachment and message sizes. Then, in one transaction (claiming the Idempotency-Key
  * when given), each recipient in turn is upserted as a contact and gets an email row, QUEUED or
- * SUPPRESSED. Committed, a queued email is durably accepted: the delivery lanes of its queue are
- * woken by the insert and deliver it (see delivery-lane.service.ts).
+ * SUPPRESSED. Committed, a queued email is durably accepted; the delivery lanes of its queue are
+ * woken and deliver it (see delivery-lane.service.ts).
  */
 export async function sendEmails({
   sql,
   deliveryQueue,
+  queueNotifier,
   projectId,
   input,
   idempotencyKey,
@@ -104,6 +106,7 @@ export async function sendEmails({
   sql: Sql;
   /** The task queue whose workers deliver this API's mail. */
   deliveryQueue: string;
+  queueNotifier: QueueNotifier;
   projectId: string;
   input: SendInput;
   idempotencyKey?: string;
@@ -261,6 +264,7 @@ export async function sendEmails({
   // recipient with nothing else to write is a single statement, atomic by itself.
   const single = recipients.length === 1 && attachments.length === 0 && !idempotencyKey;
   const written = single ? await write(sql) : await sql.transaction(write);
+  if (written.some((w) => w.status === 'QUEUED')) queueNotifier.queued(deliveryQueue);
 
   return {
     emails: written,

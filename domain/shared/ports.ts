@@ -111,6 +111,11 @@ export interface EmailDeliverySettings {
   laneSeconds: number;
 }
 
+/** Tells the delivery lanes of a queue that mail was queued there (after the commit). */
+export interface QueueNotifier {
+  queued(queue: string): void;
+}
+
 /**
  * Wakes delivery lanes when mail is queued (PostgreSQL LISTEN/NOTIFY). `generation` changes on
  * every wake-up, so a lane that found nothing can wait without missing one that came meanwhile.

@@ -11,8 +11,14 @@ export type LinkToken =
   | { k: 'c'; e: string; u: string } // click on url u in email e
   | { k: 'u'; c: string; p: string; e?: string }; // subscription of contact c in project p
 
+// The derived key of the last secret seen: a process has one, and every link of every email
+// is signed with it.
+let lastKey: { secret: string; key: Buffer } | undefined;
+
 function keyOf(secret: string): Buffer {
-  return createHash('sha256').update(`link-tokens:${secret}`).digest();
+  if (lastKey?.secret !== secret)
+    lastKey = { secret, key: createHash('sha256').update(`link-tokens:${secret}`).digest() };
+  return lastKey.key;
 }
 
 export function signLinkToken(payload: LinkToken, secret: string): string {

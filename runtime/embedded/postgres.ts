@@ -42,9 +42,12 @@ async function makeTraversable(dir: string): Promise<void> {
 export async function startEmbeddedPostgres({
   dataDir,
   log,
+  settings = [],
 }: {
   dataDir: string;
   log: (line: string) => void;
+  /** Extra server settings (`name=value`), e.g. for a benchmark's statistics. */
+  settings?: string[];
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
@@ -62,7 +65,13 @@ export async function startEmbeddedPostgres({
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     authMethod: 'scram-sha-256',
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: [
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...settings.flatMap((setting) => ['-c', setting]),
+    ],
     onLog: () => undefined,
     onError: (e) => log(`postgres: ${String(e)}`),
   });

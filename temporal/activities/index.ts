@@ -17,6 +17,8 @@ import { createSystemEmailActivities } from './system-email.activities.js';
 export interface ActivityDeps {
   orm: Orm;
   sql: Sql;
+  /** Connections for delivery lanes (commits need not wait for the disk; see worker-process). */
+  deliverySql: Sql;
   mailer: Mailer;
   publicUrl: string;
   systemEmailFrom: string;
@@ -42,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
       publicUrl: deps.publicUrl,
     }),
     ...createEmailDeliveryActivities({
-      sql: deps.sql,
+      sql: deps.deliverySql,
       mailer: deps.mailer,
       engine: deps.engine,
       wakeups: deps.wakeups,

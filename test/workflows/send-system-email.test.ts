@@ -56,6 +56,7 @@ async function runWorker<T>(
       activities: createActivities({
         orm,
         sql: createSql(pool),
+        deliverySql: createSql(pool),
         mailer,
         publicUrl: 'http://mail.test',
         systemEmailFrom: 'no-reply@mail.test',

@@ -1,0 +1,47 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+async function ticksOf(pid: number): Promise<{ comm: string; ticks: number } | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
+    return { comm, ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds used so far by the named processes, and by every PostgreSQL and Temporal process
+ * on the machine (their backends come and go, so they are summed by command name). Linux only.
+ */
+export async function cpuSnapshot(named: Record<string, number>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [label, pid] of Object.entries(named))
+    out[label] = ((await ticksOf(pid))?.ticks ?? 0) / TICKS_PER_SECOND;
+  let postgres = 0;
+  let temporal = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const found = await ticksOf(Number(entry));
+    if (found?.comm === 'postgres') postgres += found.ticks;
+    if (found?.comm === 'temporal') temporal += found.ticks;
+  }
+  out.postgres = postgres / TICKS_PER_SECOND;
+  out.temporal = temporal / TICKS_PER_SECOND;
+  out.bench = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+  return out;
+}
+
+export function cpuDelta(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]),
+  );
+}
