@@ -93,8 +93,12 @@ describe('a worker killed in the middle of sending', () => {
     await stack.startWorker();
 
     const end = Date.now() + 90_000;
-    while (new Set(delivered().flatMap((m) => m.to)).size < 200 && Date.now() < end)
+    while (
+      (new Set(delivered().flatMap((m) => m.to)).size < 200 || (await sentRows()) < 200) &&
+      Date.now() < end
+    )
       await new Promise((r) => setTimeout(r, 200));
+    // Time for a second copy of anything, should one be on its way.
     await new Promise((r) => setTimeout(r, 2000));
     stack.smtp.setResponder(undefined);
     const counts = new Map<string, number>();
