@@ -2,14 +2,20 @@ import { readdir, readFile } from 'node:fs/promises';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-async function ticksOf(pid: number): Promise<{ comm: string; ticks: number } | undefined> {
+async function ticksOf(
+  pid: number,
+): Promise<{ comm: string; ticks: number; childTicks: number } | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
-    return { comm, ticks: Number(fields[11]) + Number(fields[12]) };
+    // utime, stime, cutime, cstime are fields 14-17 of the whole line: 12-15 after "pid (comm) ".
+    return {
+      comm,
+      ticks: Number(fields[11]) + Number(fields[12]),
+      childTicks: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return undefined;
   }
@@ -17,7 +23,8 @@ async function ticksOf(pid: number): Promise<{ comm: string; ticks: number } | u
 
 /**
  * CPU seconds used so far by the named processes, and by every PostgreSQL and Temporal process
- * on the machine (their backends come and go, so they are summed by command name). Linux only.
+ * on the machine: live ones by command name, plus what the postmaster's exited backends used
+ * (its children's time), so backends that come and go are all counted. Linux only.
  */
 export async function cpuSnapshot(named: Record<string, number>): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -28,7 +35,7 @@ export async function cpuSnapshot(named: Record<string, number>): Promise<Record
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const found = await ticksOf(Number(entry));
-    if (found?.comm === 'postgres') postgres += found.ticks;
+    if (found?.comm === 'postgres') postgres += found.ticks + found.childTicks;
     if (found?.comm === 'temporal') temporal += found.ticks;
   }
   out.postgres = postgres / TICKS_PER_SECOND;
