@@ -3,6 +3,7 @@ import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
+import { retryTransient } from '../temporal/retry-transient.js';
 import { ensureSchedules } from '../temporal/schedules.js';
 import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import { createDnsResolver } from './dns-resolver.js';
@@ -80,7 +81,7 @@ export async function startWorker({
       emailDelivery,
     },
   });
-  await engine.ensureEmailDelivery(emailDelivery, { configure: true });
+  await retryTransient(() => engine.ensureEmailDelivery(emailDelivery, { configure: true }));
   const done = worker.run().finally(async () => {
     mailer.close();
     await wakeups.close();

@@ -1,6 +1,7 @@
 import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
+import { retryTransient } from './retry-transient.js';
 import { domainRecheckScheduleId, emailDispatchScheduleId } from './shared/workflow-ids.js';
 
 /**
@@ -41,14 +42,16 @@ export async function ensureSchedules({
         taskQueue: settings.taskQueue,
         workflowId: scheduleId,
       };
-      try {
-        await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
-      } catch (error) {
-        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-        await client.schedule
-          .getHandle(scheduleId)
-          .update((previous) => ({ ...previous, spec, action }));
-      }
+      await retryTransient(async () => {
+        try {
+          await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP' } });
+        } catch (error) {
+          if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+          await client.schedule
+            .getHandle(scheduleId)
+            .update((previous) => ({ ...previous, spec, action }));
+        }
+      });
     }
   } finally {
     await connection.close();
