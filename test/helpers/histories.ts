@@ -12,7 +12,7 @@ export const HISTORIES_DIR = path.join(ROOT, 'test/replay/histories');
  * is committed yet, or when UPDATE_HISTORIES=1 (after an intended, versioned workflow change).
  * The CLI writes the same JSON that the Temporal UI downloads, which the replayer reads.
  */
-export async function keepHistory(name: string, workflowId: string): Promise<void> {
+export async function keepHistory(name: string, workflowId: string, runId?: string): Promise<void> {
   const file = path.join(HISTORIES_DIR, `${name}.json`);
   const exists = await access(file).then(
     () => true,
@@ -27,6 +27,7 @@ export async function keepHistory(name: string, workflowId: string): Promise<voi
       'show',
       '--workflow-id',
       workflowId,
+      ...(runId ? ['--run-id', runId] : []),
       '--address',
       stack.temporalAddress,
       '--output',
