@@ -1,0 +1,114 @@
+import pLimit from 'p-limit';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { createSql, createSqlPool } from '../../db/sql/sql.js';
+import { claimEmails, runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
+import { createLogger } from '../../runtime/logger.js';
+import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
+import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
+import { TemporalWorkflowEngine } from '../../temporal/client.js';
+import { withDatabase } from '../helpers/database.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startStack, type TestStack } from '../helpers/stack.js';
+
+let dns: DnsServer;
+let stack: TestStack;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  stack = await startStack({
+    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await dns?.stop();
+});
+
+describe('a delivery lane that cannot hand an email to its retry workflow', () => {
+  it('leaves it queued, claimed by nobody until the lease ends, with the reason', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('handoff'));
+    // This file's lane runs here, with a Temporal it cannot reach for the hand-off.
+    await stack.stopWorker('SIGTERM');
+    const to = uniqueEmail('greylisted');
+    const res = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to, subject: 'Later', body: '<p>b</p>', from: `a@${domain}` },
+    });
+    expect(res.status, res.text).toBe(200);
+    const emailId = res.body.data.emails[0].email as string;
+
+    stack.smtp.setResponder((message) => {
+      if (message.to.includes(to))
+        throw Object.assign(new Error('Greylisted, try again later'), { responseCode: 451 });
+    });
+    const queue = stack.env.TEMPORAL_TASK_QUEUE as string;
+    const url = inject('stack').databaseUrl;
+    const pool = createSqlPool({ url, max: 4 });
+    const sql = createSql(pool);
+    const mailer = createSmtpMailer({ url: stack.smtp.url });
+    const wakeups = await startPgQueueWakeups({
+      url,
+      queue,
+      logger: createLogger({ level: 'silent', name: 'test' }),
+    });
+    const engine = TemporalWorkflowEngine.create({
+      address: '127.0.0.1:9',
+      namespace: 'default',
+      taskQueue: queue,
+      tls: false,
+    });
+    try {
+      const report = await runDeliveryLane({
+        sql,
+        mailer,
+        engine,
+        wakeups,
+        slots: pLimit(2),
+        queue,
+        token: 'test-lane',
+        runForMs: 500,
+        signal: new AbortController().signal,
+        encryptionKey: stack.env.ENCRYPTION_KEY as string,
+        publicUrl: stack.env.PUBLIC_URL as string,
+      });
+      expect(report).toEqual({ sent: 0, failed: 0, retrying: 0 });
+      const [row] = await withDatabase(
+        async (db) =>
+          (
+            await db.query(
+              `SELECT status, claimed_by, workflow_started_at, error,
+                      claimed_until > now() + interval '20 seconds' AS leased
+                 FROM emails WHERE id = $1`,
+              [emailId],
+            )
+          ).rows,
+      );
+      expect(row).toMatchObject({
+        status: 'QUEUED',
+        claimed_by: null,
+        workflow_started_at: null,
+        leased: true,
+      });
+      expect(row.error).toMatch(/451/);
+      // Until the lease ends no lane takes it, not even one with the same token.
+      const again = await claimEmails({
+        sql,
+        queue,
+        token: 'test-lane',
+        limit: 50,
+        leaseSeconds: 30,
+      });
+      expect(again.map((e) => e.id)).not.toContain(emailId);
+      expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(0);
+    } finally {
+      stack.smtp.setResponder(undefined);
+      mailer.close();
+      await wakeups.close();
+      await engine.close();
+      await pool.end();
+    }
+  }, 120_000);
+});
