@@ -7,23 +7,21 @@ import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
 import { withDatabase } from '../helpers/database.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
-import { startStack, type TestStack } from '../helpers/stack.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { TestStack } from '../helpers/stack.js';
 
 let dns: DnsServer;
 let stack: TestStack;
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  dns = await startDnsServer();
-  stack = await startStack({
-    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
-  });
+  ({ dns, stack, stop } = await startSendingStack());
 });
 afterAll(async () => {
-  await stack?.stop();
-  await dns?.stop();
+  await stop?.();
 });
 
 describe('a delivery lane that cannot hand an email to its retry workflow', () => {

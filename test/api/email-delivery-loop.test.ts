@@ -1,35 +1,31 @@
 import { Client, Connection, defaultPayloadConverter } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { EmailDeliverySettings } from '../../domain/shared/ports.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { keepHistory } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
-import { startStack, type TestStack } from '../helpers/stack.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { TestStack } from '../helpers/stack.js';
 
 let dns: DnsServer;
 let stack: TestStack;
+let stop: (() => Promise<void>) | undefined;
 let connection: Connection;
 let client: Client;
 beforeAll(async () => {
-  dns = await startDnsServer();
-  stack = await startStack({
-    env: {
-      DNS_SERVERS: dns.address,
-      SPF_INCLUDE: '_spf.mailwright.test',
-      EMAIL_DELIVERY_LANES: '1',
-      // Short lane runs, so the loop's history shows runs ending and the next one starting.
-      EMAIL_DELIVERY_LANE_SECONDS: '1',
-    },
-  });
+  ({ dns, stack, stop } = await startSendingStack({
+    EMAIL_DELIVERY_LANES: '1',
+    // Short lane runs, so the loop's history shows runs ending and the next one starting.
+    EMAIL_DELIVERY_LANE_SECONDS: '1',
+  }));
   connection = await Connection.connect({ address: inject('stack').temporalAddress });
   client = new Client({ connection });
 });
 afterAll(async () => {
   await connection?.close();
-  await stack?.stop();
-  await dns?.stop();
+  await stop?.();
 });
 
 async function settingsOfRun(workflowId: string, runId?: string): Promise<EmailDeliverySettings> {

@@ -1,24 +1,22 @@
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import type { CapturedEmail } from '../helpers/smtp-capture.js';
-import { startStack, type TestStack } from '../helpers/stack.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { TestStack } from '../helpers/stack.js';
 
 let dns: DnsServer;
 let stack: TestStack;
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  dns = await startDnsServer();
-  stack = await startStack({
-    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
-  });
+  ({ dns, stack, stop } = await startSendingStack());
 });
 afterAll(async () => {
-  await stack?.stop();
-  await dns?.stop();
+  await stop?.();
 });
 
 const BODY =

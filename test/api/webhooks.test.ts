@@ -1,23 +1,21 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
-import { startStack, type TestStack } from '../helpers/stack.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { TestStack } from '../helpers/stack.js';
 
 let dns: DnsServer;
 let stack: TestStack;
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  dns = await startDnsServer();
-  stack = await startStack({
-    env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.mailwright.test' },
-  });
+  ({ dns, stack, stop } = await startSendingStack());
 });
 afterAll(async () => {
-  await stack?.stop();
-  await dns?.stop();
+  await stop?.();
 });
 
 function signed(

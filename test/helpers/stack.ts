@@ -53,8 +53,8 @@ export async function startStack({
     // reached changes no domain's status, so only the file with a DNS server of its own decides.
     DNS_SERVERS: '127.0.0.1:9',
     DNS_TIMEOUT_MS: '500',
-    // Likewise every worker's dispatcher looks at every queued email; only the file testing the
-    // dispatcher runs it often.
+    // The schedule that restarts a terminated delivery loop; the worker starts the loop itself,
+    // so only the file that keeps the schedule's history runs it often.
     EMAIL_DISPATCH_INTERVAL: '1h',
     ...extra,
   };
