@@ -61,11 +61,8 @@ export function createEmailDeliveryActivities({
      * Run by the `email-dispatch` schedule: makes sure the queue's delivery loop runs (an operator
      * may have terminated it), with this worker's settings.
      */
-    async dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
+    async ensureEmailDelivery(): Promise<void> {
       await engine.ensureEmailDelivery(delivery);
-      // The counts belonged to the per-email dispatcher this replaced; the loop's lanes now
-      // report what they deliver. Kept for the shape runs in flight expect.
-      return { found: 0, dispatched: 0 };
     },
   };
 }

@@ -1,15 +1,28 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { ENSURE_EMAIL_DELIVERY_PATCH } from '../shared/patches.js';
 
-const { dispatchQueuedEmails: dispatch } = proxyActivities<Activities>({
+const retried = {
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '5 seconds', maximumAttempts: 3 },
-});
+} as const;
+
+const { ensureEmailDelivery } = proxyActivities<Activities>(retried);
 
 /**
- * Run by the `email-dispatch` schedule: makes sure the queue's email-delivery loop runs. (The
- * name is older than the loop; runs in flight keep it.)
+ * The activity that runs recorded before ENSURE_EMAIL_DELIVERY_PATCH scheduled, by its old name
+ * (it answered counts that were always zero). Replaying those runs needs the name; no worker
+ * registers it any more, so a run caught mid-activity by an upgrade fails, and the schedule's
+ * next run does its work.
  */
-export async function dispatchQueuedEmails(): Promise<{ found: number; dispatched: number }> {
-  return dispatch();
+const legacy = proxyActivities<{ dispatchQueuedEmails(): Promise<unknown> }>(retried);
+
+/**
+ * Run by the `email-dispatch` schedule: makes sure the queue's email-delivery loop runs (an
+ * operator may have terminated it). The workflow keeps its older name: schedules and runs in
+ * flight know it by that.
+ */
+export async function dispatchQueuedEmails(): Promise<void> {
+  if (patched(ENSURE_EMAIL_DELIVERY_PATCH)) await ensureEmailDelivery();
+  else await legacy.dispatchQueuedEmails();
 }

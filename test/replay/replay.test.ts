@@ -5,10 +5,12 @@ import { describe, expect, it, inject } from 'vitest';
 import { HISTORIES_DIR } from '../helpers/histories.js';
 
 // Every workflow has a committed history; replaying it against today's code catches a change
-// that would break runs already in flight.
+// that would break runs already in flight. A history recorded before a patch stays, named after
+// the patch, so the old path keeps replaying.
 const WORKFLOWS = [
   'contact-job',
   'dispatch-queued-emails',
+  'dispatch-queued-emails.before-ensure-patch',
   'email-delivery',
   'recheck-domains',
   'send-email',

@@ -1,2 +1,0 @@
-export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING'] as const;
-export type TemplateType = (typeof TEMPLATE_TYPES)[number];

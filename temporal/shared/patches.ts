@@ -1,0 +1,6 @@
+// Workflow patch ids (`patched(id)`): a change to what a workflow schedules is made behind one,
+// so runs recorded before it replay along their old path. Remove a patch (deprecatePatch, then
+// delete) only when no run that could replay the old path remains.
+
+/** dispatchQueuedEmails calls `ensureEmailDelivery` instead of the zero-count `dispatchQueuedEmails`. */
+export const ENSURE_EMAIL_DELIVERY_PATCH = 'ensure-email-delivery';
