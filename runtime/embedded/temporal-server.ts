@@ -19,6 +19,7 @@ export async function startTemporalDevServer({
   uiPort,
   headless = false,
   sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'],
+  detached = false,
   log,
 }: {
   cli: string;
@@ -27,6 +28,8 @@ export async function startTemporalDevServer({
   headless?: boolean;
   /** WAL with synchronous=normal stays durable across crashes and is much faster than the default. */
   sqlitePragmas?: string[];
+  /** Out of our process group, so a terminal's Ctrl-C leaves it for our ordered shutdown. */
+  detached?: boolean;
   log: (line: string) => void;
 }): Promise<TemporalDevServerHandle> {
   const dir = path.join(dataDir, 'temporal');
@@ -53,7 +56,7 @@ export async function startTemporalDevServer({
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort ?? port + 1000));
 
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -73,11 +76,17 @@ export async function startTemporalDevServer({
   if (uiUrl) await waitForPort(uiPort ?? port + 1000, '127.0.0.1', 30_000).catch(() => undefined);
 
   const pid = child.pid;
+  // Should the process end without stopping the server (an uncaught error), stop it anyway.
+  const stopOnExit = (): void => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', stopOnExit);
   return {
     address: `127.0.0.1:${port}`,
     uiUrl,
     pid,
     stop: async () => {
+      process.off('exit', stopOnExit);
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         if (!(await waitForExit(pid, 15_000))) child.kill('SIGKILL');

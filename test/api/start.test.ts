@@ -36,7 +36,8 @@ async function npmStart(env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // 'close': the process has exited and everything it printed has been read.
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   await waitUntil(
     () => output.includes('Press Ctrl-C to stop.') || child.exitCode !== null,
     240_000,
@@ -150,8 +151,10 @@ describe('npm start', () => {
       ).status,
     ).toBe(409);
 
-    // Ctrl-C: SIGINT to the whole process group, as a terminal sends it.
+    // Ctrl-C: SIGINT to the whole process group, as a terminal sends it. The embedded servers
+    // are not in that group: they stop last, after the API, the worker and its delivery lanes.
     const secondPids = await childPids(dataDir);
+    const printedBefore = second.output().length;
     process.kill(-(second.child.pid as number), 'SIGINT');
     await second.exited;
     await waitUntil(
@@ -159,5 +162,9 @@ describe('npm start', () => {
       30_000,
       'postgres and temporal to stop',
     );
+    const printedOnStop = second.output().slice(printedBefore);
+    expect(printedOnStop).not.toMatch(/Unhandled|Error|\n\s+at /);
+    expect(printedOnStop).toContain('temporal dev server stopped');
+    expect(second.child.exitCode).toBe(0);
   }, 600_000);
 });
