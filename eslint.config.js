@@ -54,6 +54,42 @@ const apiImports = {
   ],
 };
 
+// The domain reaches PostgreSQL through db/sql functions and the EntityManager only: no SQL text
+// and no raw connections (the pure filter compiler of segments returns fragments, by design).
+const SQL_TEXT = '/\\b(SELECT|INSERT INTO|DELETE FROM)\\b|\\bUPDATE [a-z_]+ SET\\b/';
+const domainDataAccess = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: `Literal[value=${SQL_TEXT}]`,
+      message: 'SQL belongs in a named function of db/sql/<resource>.sql.ts.',
+    },
+    {
+      selector: `TemplateElement[value.raw=${SQL_TEXT}]`,
+      message: 'SQL belongs in a named function of db/sql/<resource>.sql.ts.',
+    },
+    {
+      selector: "MemberExpression[property.name='getConnection']",
+      message: 'Use a db/sql function or the EntityManager, not the raw connection.',
+    },
+  ],
+};
+
+// Entities map tables; from the domain they may import vocabularies and ids, nothing else.
+const entityImports = {
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: '^(\\.\\./)+domain/(?!.+\\.pure(\\.js)?$|shared/ids(\\.js)?$)',
+          message: 'Entities import only pure domain modules (vocabularies) and domain/shared/ids.',
+        },
+      ],
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -72,6 +108,12 @@ export default tseslint.config(
   { files: ['temporal/workflows/**/*.ts'], rules: workflowImports },
   { files: ['domain/**/*.pure.ts'], rules: pureImports },
   { files: ['api/**/*.ts'], rules: apiImports },
+  {
+    files: ['domain/**/*.ts'],
+    ignores: ['domain/segments/filter/**'],
+    rules: domainDataAccess,
+  },
+  { files: ['db/entities/**/*.ts'], rules: entityImports },
   // Tests read JSON bodies of every shape; typing each one would add noise, not safety.
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -6,7 +6,7 @@ import { buildOpenApi } from './http/openapi.js';
 import type { AnyRoute } from './http/route.js';
 import { parseOrThrow } from './http/validation.js';
 import { accessLog } from './middleware/access-log.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, authorise } from './middleware/authenticate.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { enforceRateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
@@ -29,6 +29,7 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     const em = deps.orm.em.fork();
     const auth = await authenticate({ ctx, em, deps, mode: route.auth });
     ctx.state.auth = auth;
+    if (route.role) authorise({ auth, role: route.role });
     if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : {};
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : {};
@@ -45,12 +46,12 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
 }
 
 export function createApp({ deps }: { deps: AppDeps }): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  const app = new Koa({ proxy: deps.http.trustProxy });
   // Koa's own error printer would log bodies; errors are logged by the envelope middleware.
   app.silent = true;
 
   const routes: AnyRoute[] = [...resourceRoutes(), ...docsRoutes({ document: () => openApi })];
-  const openApi = buildOpenApi({ routes, serverUrl: deps.config.publicUrl });
+  const openApi = buildOpenApi({ routes, serverUrl: deps.http.publicUrl });
   const router = new Router();
   for (const route of routes) mount(router, route, deps);
 

@@ -1,24 +1,44 @@
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
-import type {
-  DnsResolver,
-  FetchText,
-  QueueNotifier,
-  RateLimiter,
-  WorkflowEngine,
-} from '../domain/shared/ports.js';
-import type { Config } from '../runtime/config.js';
+import type { AccountSettings } from '../domain/accounts/accounts.service.js';
+import type { DomainSettings } from '../domain/domains/domains.service.js';
+import type { InstallationFeatures } from '../domain/installation/installation-features.pure.js';
+import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
+import type { SendDeps } from '../domain/sending/send.service.js';
+import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
+import type { LinkSettings } from '../domain/tracking/tracking.service.js';
+import type { UploadSettings } from '../domain/uploads/uploads.service.js';
 import type { Logger } from '../runtime/logger.js';
 
+/** What the transport itself reads from configuration. */
+export interface HttpSettings {
+  /** Trust X-Forwarded-* headers (behind a proxy). */
+  trustProxy: boolean;
+  /** The API's public address (the OpenAPI server entry). */
+  publicUrl: string;
+  /** Session cookies are Secure (the public URL is https). */
+  secureCookies: boolean;
+}
+
+/**
+ * Everything routes hand to domain functions. Configuration reaches them only through the
+ * per-domain settings here, assembled once at start-up (runtime/app-deps.ts): a route never
+ * picks a setting itself.
+ */
 export interface AppDeps {
-  config: Config;
   orm: Pick<Orm, 'em'>;
+  /** Hand-written SQL on the pg pool (hot paths, set-based statements). */
   sql: Sql;
   engine: WorkflowEngine;
-  rateLimiter: RateLimiter;
-  /** Wakes the delivery lanes after /v1/send queued mail. */
-  queueNotifier: QueueNotifier;
   dns: DnsResolver;
-  fetchText: FetchText;
+  rateLimiter: RateLimiter;
   logger: Logger;
+  http: HttpSettings;
+  accounts: AccountSettings;
+  domains: DomainSettings;
+  sending: SendDeps;
+  links: LinkSettings;
+  uploads: UploadSettings;
+  feedback: FeedbackSettings;
+  features: InstallationFeatures;
 }

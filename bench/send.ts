@@ -7,12 +7,9 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
+import { findDeliverableEmails } from '../db/sql/email-delivery.sql.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
-import {
-  composeMessage,
-  deliverableEmailsQuery,
-  type DeliverableEmail,
-} from '../domain/sending/deliver.service.js';
+import { composeMessage } from '../domain/sending/deliver.service.js';
 import type { OutgoingMessage } from '../domain/shared/ports.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
@@ -135,12 +132,10 @@ try {
     const oursCpu = cpuDelta(cpuBefore, await cpuSnapshot(pids));
 
     const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
-    const rows = await createSql(pool).query<DeliverableEmail>(
-      deliverableEmailsQuery(
-        `SELECT * FROM emails WHERE project_id = $1 AND to_address LIKE 'buyer-' || $2 || '-%'`,
-      ),
-      [project.id, String(r)],
-    );
+    const rows = await findDeliverableEmails(createSql(pool), {
+      projectId: project.id,
+      toPrefix: `buyer-${r}-`,
+    });
     const messages: OutgoingMessage[] = [];
     for (const row of rows) {
       const composed = await composeMessage({

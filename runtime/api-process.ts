@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../api/app.js';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
+import { createAppDeps } from './app-deps.js';
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
@@ -32,21 +33,25 @@ export async function startApi({
 }): Promise<ApiHandle> {
   const engine = TemporalWorkflowEngine.create(temporal);
   // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
-  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
+  const pool = createSqlPool({
+    url: databaseUrl,
+    max: config.databasePoolMax,
+    onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
+  });
   const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
   const queueNotifier = createPgQueueNotifier({ url: databaseUrl, logger });
   const app = createApp({
-    deps: {
+    deps: createAppDeps({
       config,
       orm,
       sql: createSql(pool),
       engine,
+      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       rateLimiter,
       queueNotifier,
-      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       fetchText: createTextFetcher(),
       logger,
-    },
+    }),
   });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

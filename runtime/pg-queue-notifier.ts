@@ -1,7 +1,7 @@
-import pg from 'pg';
+import { notifyEmailQueued } from '../db/sql/email-queue.sql.js';
+import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { QueueNotifier } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
-import { EMAIL_QUEUED_CHANNEL } from './pg-queue-wakeups.js';
 
 /**
  * Wakes delivery lanes after mail was queued: one NOTIFY per queue at most every `coalesceMs`,
@@ -19,10 +19,13 @@ export function createPgQueueNotifier({
   logger: Logger;
   coalesceMs?: number;
 }): QueueNotifier & { close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: 1, options: '-c synchronous_commit=off' });
-  pool.on('error', (error) =>
-    logger.warn({ err: error }, 'email queue notifier connection failed'),
-  );
+  const pool = createSqlPool({
+    url,
+    max: 1,
+    asynchronousCommit: true,
+    onIdleError: (error) => logger.warn({ err: error }, 'email queue notifier connection failed'),
+  });
+  const sql = createSql(pool);
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
 
@@ -30,9 +33,9 @@ export function createPgQueueNotifier({
     timer = undefined;
     const queues = [...pending];
     pending.clear();
-    pool
-      .query('SELECT pg_notify($1, q) FROM unnest($2::text[]) AS q', [EMAIL_QUEUED_CHANNEL, queues])
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not wake the delivery lanes'));
+    notifyEmailQueued(sql, { queues }).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not wake the delivery lanes'),
+    );
   };
 
   return {

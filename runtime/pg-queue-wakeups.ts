@@ -1,9 +1,7 @@
 import pg from 'pg';
+import { LISTEN_FOR_QUEUED_EMAIL } from '../db/sql/email-queue.sql.js';
 import type { QueueWakeups } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
-
-/** Notified (payload: the task queue) after mail was queued; see pg-queue-notifier.ts. */
-export const EMAIL_QUEUED_CHANNEL = 'email_queued';
 
 /**
  * One LISTEN connection per worker process on `email_queued`, filtered to this worker's queue. If the connection drops it is
@@ -44,7 +42,7 @@ export async function startPgQueueWakeups({
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${EMAIL_QUEUED_CHANNEL}`);
+      await next.query(LISTEN_FOR_QUEUED_EMAIL);
       client = next;
       wake(); // anything queued while not listening is picked up now
     } catch (error) {

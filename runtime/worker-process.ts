@@ -55,11 +55,14 @@ export async function startWorker({
   // Accepting mail (the API) always waits for the disk.
   const slots = config.smtpPoolSize * 2;
   const deliverySlots = pLimit(slots);
-  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax });
+  const onIdleError = (error: Error): void =>
+    logger.warn({ err: error }, 'an idle database connection failed');
+  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax, onIdleError });
   const deliveryPool = createSqlPool({
     url: databaseUrl,
     max: slots + config.emailDelivery.lanes + 1,
     asynchronousCommit: true,
+    onIdleError,
   });
   const { worker, connection } = await createWorker({
     settings: temporal,

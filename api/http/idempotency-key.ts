@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { DomainError } from '../../domain/shared/errors.js';
+import { validationError } from '../../domain/shared/errors.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]{1,255}$/;
 
@@ -8,14 +8,10 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   const key = ctx.get('Idempotency-Key');
   if (key === '') return undefined;
   if (!PRINTABLE_ASCII.test(key)) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        {
-          field: 'Idempotency-Key',
-          message: 'Use 1-255 printable ASCII characters',
-          code: 'invalid_string',
-        },
-      ],
+    throw validationError({
+      field: 'Idempotency-Key',
+      message: 'Use 1-255 printable ASCII characters',
+      code: 'invalid_string',
     });
   }
   return key;

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { DomainError } from '../../domain/shared/errors.js';
+import { DomainError, validationError } from '../../domain/shared/errors.js';
 
 export interface UploadedFile {
   filename: string;
@@ -14,9 +14,7 @@ const tooLarge = (maxBytes: number): DomainError =>
   });
 
 const missing = (field: string, message: string): DomainError =>
-  new DomainError('VALIDATION_ERROR', 'Validation failed', {
-    errors: [{ field, message, code: 'required' }],
-  });
+  validationError({ field, message, code: 'required' });
 
 /**
  * Reads one file field of a multipart body as it streams in, refusing it as soon as it passes

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { ProjectRole } from '../../db/entities/project-member.entity.js';
 import type { Sql } from '../../db/sql/sql.js';
+import type { KeyKind } from '../../domain/projects/key-kind.pure.js';
+import type { ProjectRole } from '../../domain/projects/roles.pure.js';
 import type { Em } from '../../domain/shared/ports.js';
 import type { AppDeps } from '../deps.js';
 
@@ -13,8 +14,7 @@ import type { AppDeps } from '../deps.js';
 export type AuthMode = 'none' | 'session' | 'projectPath' | 'project' | 'track';
 
 export type Principal =
-  | { type: 'key'; projectId: string; keyKind: 'public' | 'secret' }
-  | { type: 'session'; userId: string };
+  { type: 'key'; projectId: string; keyKind: KeyKind } | { type: 'session'; userId: string };
 
 export interface AuthInfo {
   principal?: Principal;
@@ -42,6 +42,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   summary: string;
   tag: string;
   auth: AuthMode;
+  /** The least role the caller needs in the project (a secret key acts as an ADMIN). */
+  role?: ProjectRole;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;

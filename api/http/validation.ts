@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError, type FieldError } from '../../domain/shared/errors.js';
+import { validationError, type FieldError } from '../../domain/shared/errors.js';
 
 // Plunk clients know zod 3's names; zod 4 renamed a few of them.
 const CODE_ALIASES: Record<string, string> = { invalid_format: 'invalid_string' };
@@ -24,7 +24,5 @@ export function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-    errors: toFieldErrors(result.error.issues, location),
-  });
+  throw validationError(toFieldErrors(result.error.issues, location));
 }

@@ -1,12 +1,13 @@
 import type { Context } from 'koa';
 import { findSessionUser } from '../../domain/accounts/accounts.service.js';
-import { SESSION_COOKIE, readSessionToken } from '../../domain/accounts/sessions.js';
+import { SESSION_COOKIE } from '../../domain/accounts/sessions.js';
 import {
   authenticateApiKey,
   getProject,
   membershipRole,
 } from '../../domain/projects/projects.service.js';
-import { DomainError, notFound } from '../../domain/shared/errors.js';
+import { roleAtLeast, whoMay, type ProjectRole } from '../../domain/projects/roles.pure.js';
+import { DomainError, forbidden, notFound } from '../../domain/shared/errors.js';
 import type { Em } from '../../domain/shared/ports.js';
 import type { AppDeps } from '../deps.js';
 import type { AuthInfo, AuthMode } from '../http/route.js';
@@ -17,6 +18,9 @@ const invalidKey = (message: string): DomainError =>
       'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track.',
   });
 
+const projectDisabled = (): DomainError =>
+  new DomainError('PROJECT_DISABLED', 'This project is disabled');
+
 function bearerOf(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -26,9 +30,7 @@ function bearerOf(ctx: Context): string | undefined {
 async function sessionUserId(ctx: Context, em: Em, deps: AppDeps): Promise<string | undefined> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return undefined;
-  const claims = readSessionToken({ token, secret: deps.config.secrets.JWT_SECRET });
-  if (!claims) return undefined;
-  const user = await findSessionUser({ em, userId: claims.sub, sessionVersion: claims.ver });
+  const user = await findSessionUser({ em, sessionSecret: deps.accounts.sessionSecret, token });
   return user?.id;
 }
 
@@ -70,9 +72,7 @@ export async function authenticate({
       keyKind: identity.kind,
     };
     if (mode === 'projectPath' && ctx.params.id !== identity.projectId) throw notFound('Project');
-    if (identity.disabled && mode !== 'projectPath') {
-      throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
-    }
+    if (identity.disabled && mode !== 'projectPath') throw projectDisabled();
     return { principal, projectId: identity.projectId, role: 'ADMIN' };
   }
 
@@ -94,9 +94,15 @@ export async function authenticate({
   }
   if (!UUID.test(projectId)) throw notFound('Project');
   const role = await membershipRole({ em, userId, projectId });
-  if (mode !== 'projectPath') {
-    const project = await getProject({ em, projectId });
-    if (project.disabledAt) throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
+  if (mode !== 'projectPath' && (await getProject({ em, projectId })).disabledAt) {
+    throw projectDisabled();
   }
   return { principal, projectId, role };
+}
+
+/** A route that declares a role refuses callers with less (403). */
+export function authorise({ auth, role }: { auth: AuthInfo; role: ProjectRole }): void {
+  if (!roleAtLeast(auth.role ?? 'MEMBER', role)) {
+    throw forbidden(`Only ${whoMay(role)} of the project can do this`);
+  }
 }

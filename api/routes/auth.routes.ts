@@ -9,12 +9,8 @@ import {
   toUserView,
   verifyEmail,
 } from '../../domain/accounts/accounts.service.js';
-import {
-  SESSION_COOKIE,
-  SESSION_TTL_SECONDS,
-  issueSessionToken,
-} from '../../domain/accounts/sessions.js';
-import type { AppDeps } from '../deps.js';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from '../../domain/accounts/sessions.js';
+import type { HttpSettings } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { resetPasswordPage, verifyEmailPage } from './auth-pages.js';
 import {
@@ -29,8 +25,8 @@ import {
 } from './auth.schemas.js';
 
 /** HttpOnly, SameSite=Lax, host-only (no Domain), Secure when the public URL is https. */
-function setSessionCookie(ctx: Context, deps: AppDeps, value: string | null): void {
-  const secure = deps.config.publicUrl.startsWith('https:');
+function setSessionCookie(ctx: Context, http: HttpSettings, value: string | null): void {
+  const secure = http.secureCookies;
   if (secure) ctx.cookies.secure = true;
   ctx.cookies.set(SESSION_COOKIE, value, {
     httpOnly: true,
@@ -55,23 +51,14 @@ export const authRoutes = () => [
     status: 201,
     response: userView,
     handler: async ({ body, em, deps, ctx }) => {
-      const user = await signUp({
+      const { user, sessionToken } = await signUp({
         em,
-        engine: deps.engine,
-        signupsDisabled: deps.config.disableSignups,
+        ...deps.accounts,
         email: body.email,
         password: body.password,
         name: body.name,
       });
-      setSessionCookie(
-        ctx,
-        deps,
-        issueSessionToken({
-          userId: user.id,
-          sessionVersion: user.sessionVersion,
-          secret: deps.config.secrets.JWT_SECRET,
-        }),
-      );
+      setSessionCookie(ctx, deps.http, sessionToken);
       return toUserView(user);
     },
   }),
@@ -84,16 +71,13 @@ export const authRoutes = () => [
     body: loginBody,
     response: userView,
     handler: async ({ body, em, deps, ctx }) => {
-      const user = await logIn({ em, email: body.email, password: body.password });
-      setSessionCookie(
-        ctx,
-        deps,
-        issueSessionToken({
-          userId: user.id,
-          sessionVersion: user.sessionVersion,
-          secret: deps.config.secrets.JWT_SECRET,
-        }),
-      );
+      const { user, sessionToken } = await logIn({
+        em,
+        ...deps.accounts,
+        email: body.email,
+        password: body.password,
+      });
+      setSessionCookie(ctx, deps.http, sessionToken);
       return toUserView(user);
     },
   }),
@@ -105,7 +89,7 @@ export const authRoutes = () => [
     auth: 'none',
     response: okResponse,
     handler: async ({ deps, ctx }) => {
-      setSessionCookie(ctx, deps, null);
+      setSessionCookie(ctx, deps.http, null);
       return ok;
     },
   }),

@@ -20,16 +20,6 @@ export const configRoutes = () => [
     tag: 'Configuration',
     auth: 'none',
     response: featuresSchema,
-    handler: async ({ deps }) => ({
-      features: {
-        signup: !deps.config.disableSignups,
-        oauth: { github: false, google: false },
-        billing: Boolean(deps.config.stripe.secretKey),
-        // Uploads are kept under DATA_DIR; S3-compatible storage is not configured.
-        storage: false,
-        smtp: true,
-        tracking: true,
-      },
-    }),
+    handler: async ({ deps }) => ({ features: deps.features }),
   }),
 ];

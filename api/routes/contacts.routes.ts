@@ -19,7 +19,11 @@ import {
   createImportJob,
   getJob,
 } from '../../domain/jobs/jobs.service.js';
-import type { JobType } from '../../db/entities/job.entity.js';
+import {
+  BULK_JOB_TYPES,
+  IMPORT_JOB_TYPES,
+  type BulkJobType,
+} from '../../domain/jobs/job-type.pure.js';
 import { readUploadedFile } from '../http/multipart.js';
 import { defineRoute } from '../http/route.js';
 import {
@@ -38,7 +42,7 @@ import {
 } from './contacts.schemas.js';
 import { projectIdOf } from './session-user.js';
 
-const bulkRoute = (path: string, type: Exclude<JobType, 'IMPORT'>, summary: string) =>
+const bulkRoute = (path: string, type: BulkJobType, summary: string) =>
   defineRoute({
     method: 'post',
     path,
@@ -178,7 +182,7 @@ export const contactRoutes = () => [
     params: jobIdParams,
     response: jobView,
     handler: async ({ em, auth, params }) =>
-      getJob({ em, projectId: projectIdOf(auth), jobId: params.jobId, kind: 'import' }),
+      getJob({ em, projectId: projectIdOf(auth), jobId: params.jobId, types: IMPORT_JOB_TYPES }),
   }),
   bulkRoute(
     '/contacts/bulk-subscribe',
@@ -200,7 +204,7 @@ export const contactRoutes = () => [
     params: jobIdParams,
     response: jobView,
     handler: async ({ em, auth, params }) =>
-      getJob({ em, projectId: projectIdOf(auth), jobId: params.jobId, kind: 'bulk' }),
+      getJob({ em, projectId: projectIdOf(auth), jobId: params.jobId, types: BULK_JOB_TYPES }),
   }),
   defineRoute({
     method: 'get',

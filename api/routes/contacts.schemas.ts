@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { JOB_STATUSES } from '../../domain/jobs/job-status.pure.js';
+import { JOB_TYPES } from '../../domain/jobs/job-type.pure.js';
 import { BULK_MAX_IDS } from '../../domain/jobs/jobs.service.js';
 import { cursorQuery } from '../http/pagination.js';
 
@@ -51,8 +53,8 @@ export const cursorList = <T extends z.ZodType>(item: T) =>
 
 export const jobView = z.object({
   id: z.uuid(),
-  type: z.enum(['IMPORT', 'BULK_SUBSCRIBE', 'BULK_UNSUBSCRIBE', 'BULK_DELETE']),
-  status: z.enum(['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']),
+  type: z.enum(JOB_TYPES),
+  status: z.enum(JOB_STATUSES),
   progress: z.object({ processed: z.number().int(), total: z.number().int().nullable() }),
   result: z.object({
     created: z.number().int(),
@@ -67,4 +69,4 @@ export const jobView = z.object({
   finishedAt: z.string().nullable(),
 });
 
-export const jobAccepted = z.object({ jobId: z.uuid(), status: z.string() });
+export const jobAccepted = z.object({ jobId: z.uuid(), status: z.enum(JOB_STATUSES) });

@@ -3,7 +3,6 @@ import {
   addDomain,
   deleteDomain,
   listDomains,
-  toDomainView,
   verifyDomainNow,
 } from '../../domain/domains/domains.service.js';
 import { forbidden, notFound } from '../../domain/shared/errors.js';
@@ -23,6 +22,7 @@ export const domainRoutes = () => [
     summary: 'Add a sending domain: makes its DKIM key pair and answers the DNS records to publish',
     tag: 'Domains',
     auth: 'project',
+    role: 'ADMIN',
     body: addDomainBody,
     status: 201,
     response: domainView,
@@ -30,13 +30,7 @@ export const domainRoutes = () => [
       const projectId = projectIdOf(auth);
       if (body.projectId && body.projectId !== projectId)
         throw forbidden('The domain can only be added to your own project');
-      const domain = await addDomain({
-        em,
-        projectId,
-        domain: body.domain,
-        encryptionKey: deps.config.secrets.ENCRYPTION_KEY,
-      });
-      return toDomainView(domain, deps.config.spfInclude);
+      return addDomain({ em, ...deps.domains, projectId, domain: body.domain });
     },
   }),
   defineRoute({
@@ -49,8 +43,7 @@ export const domainRoutes = () => [
     response: z.array(domainView),
     handler: async ({ em, deps, auth, params }) => {
       if (params.projectId !== projectIdOf(auth)) throw notFound('Project');
-      const domains = await listDomains({ em, projectId: params.projectId });
-      return domains.map((d) => toDomainView(d, deps.config.spfInclude));
+      return listDomains({ em, ...deps.domains, projectId: params.projectId });
     },
   }),
   defineRoute({
@@ -61,16 +54,8 @@ export const domainRoutes = () => [
     auth: 'project',
     params: domainIdParams,
     response: domainView,
-    handler: async ({ em, deps, auth, params }) => {
-      const domain = await verifyDomainNow({
-        em,
-        projectId: projectIdOf(auth),
-        domainId: params.id,
-        dns: deps.dns,
-        spfInclude: deps.config.spfInclude,
-      });
-      return toDomainView(domain, deps.config.spfInclude);
-    },
+    handler: async ({ em, deps, auth, params }) =>
+      verifyDomainNow({ em, ...deps.domains, projectId: projectIdOf(auth), domainId: params.id }),
   }),
   defineRoute({
     method: 'delete',
@@ -78,6 +63,7 @@ export const domainRoutes = () => [
     summary: 'Remove a sending domain',
     tag: 'Domains',
     auth: 'project',
+    role: 'ADMIN',
     params: domainIdParams,
     status: 204,
     handler: async ({ em, auth, params }) => {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RECORD_PURPOSES } from '../../domain/domains/dns-records.pure.js';
+import { DOMAIN_STATUSES } from '../../domain/domains/domain-status.pure.js';
 
 export const addDomainBody = z.object({
   domain: z.string().min(1).max(253),
@@ -11,14 +13,14 @@ export const projectDomainsParams = z.object({ projectId: z.uuid() });
 export const domainView = z.object({
   id: z.uuid(),
   domain: z.string(),
-  status: z.enum(['PENDING', 'VERIFIED', 'FAILED']),
+  status: z.enum(DOMAIN_STATUSES),
   verified: z.boolean(),
   records: z.array(
     z.object({
       type: z.literal('TXT'),
       name: z.string(),
       value: z.string(),
-      purpose: z.enum(['dkim', 'spf', 'dmarc']),
+      purpose: z.enum(RECORD_PURPOSES),
       required: z.boolean(),
       verified: z.boolean(),
     }),

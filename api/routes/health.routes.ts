@@ -25,8 +25,8 @@ export const healthRoutes = () => [
       status: z.literal('ready'),
       checks: z.object({ database: z.boolean(), temporal: z.boolean() }),
     }),
-    handler: async ({ em, deps }) => {
-      const readiness = await checkReadiness({ em, engine: deps.engine });
+    handler: async ({ sql, deps }) => {
+      const readiness = await checkReadiness({ sql, engine: deps.engine });
       if (!readiness.ready) {
         const down = Object.entries(readiness.checks).filter(([, ok]) => !ok);
         throw new DomainError('SERVICE_UNAVAILABLE', 'Not ready', {

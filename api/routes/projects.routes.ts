@@ -4,14 +4,12 @@ import {
   deleteProject,
   listProjectsOfUser,
   regenerateKeys,
-  requireRole,
   resetProject,
   toProjectView,
   updateProject,
 } from '../../domain/projects/projects.service.js';
 import { projectSecurity } from '../../domain/projects/security.service.js';
 import { projectSetupState } from '../../domain/projects/setup-state.service.js';
-import type { ProjectRole } from '../../db/entities/project-member.entity.js';
 import { defineRoute } from '../http/route.js';
 import {
   createProjectBody,
@@ -22,8 +20,6 @@ import {
   updateProjectBody,
 } from './projects.schemas.js';
 import { sessionUserId } from './session-user.js';
-
-const roleOf = (auth: { role?: ProjectRole }): ProjectRole => auth.role ?? 'MEMBER';
 
 const withKeys = projectView.extend({ secretKey: z.string().describe('Shown once, in full') });
 
@@ -61,11 +57,11 @@ export const projectRoutes = () => [
     summary: 'Update the name or settings (OWNER or ADMIN)',
     tag: 'Projects',
     auth: 'projectPath',
+    role: 'ADMIN',
     params: projectIdParams,
     body: updateProjectBody,
     response: projectView,
     handler: async ({ em, auth, params, body }) => {
-      requireRole(roleOf(auth), 'ADMIN', 'change project settings');
       const project = await updateProject({
         em,
         projectId: params.id,
@@ -81,10 +77,10 @@ export const projectRoutes = () => [
     summary: 'Rotate both keys at once; the old ones stop working immediately (OWNER or ADMIN)',
     tag: 'Projects',
     auth: 'projectPath',
+    role: 'ADMIN',
     params: projectIdParams,
     response: withKeys,
     handler: async ({ em, auth, params }) => {
-      requireRole(roleOf(auth), 'ADMIN', 'regenerate keys');
       const { project, keys } = await regenerateKeys({ em, projectId: params.id });
       return { ...toProjectView(project, auth.role), ...keys };
     },
@@ -97,7 +93,7 @@ export const projectRoutes = () => [
     auth: 'projectPath',
     params: projectIdParams,
     response: securityView,
-    handler: async ({ em, params }) => projectSecurity({ em, projectId: params.id }),
+    handler: async ({ sql, params }) => projectSecurity({ sql, projectId: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -106,11 +102,11 @@ export const projectRoutes = () => [
       "Wipe the project's data (contacts, events, emails...), keeping keys and members (OWNER)",
     tag: 'Projects',
     auth: 'projectPath',
+    role: 'OWNER',
     params: projectIdParams,
     response: z.object({ success: z.literal(true) }),
-    handler: async ({ em, auth, params }) => {
-      requireRole(roleOf(auth), 'OWNER', 'reset a project');
-      await resetProject({ em, projectId: params.id });
+    handler: async ({ sql, params }) => {
+      await resetProject({ sql, projectId: params.id });
       return { success: true };
     },
   }),
@@ -120,10 +116,10 @@ export const projectRoutes = () => [
     summary: 'Delete the project and everything in it (OWNER)',
     tag: 'Projects',
     auth: 'projectPath',
+    role: 'OWNER',
     params: projectIdParams,
     status: 204,
-    handler: async ({ em, auth, params }) => {
-      requireRole(roleOf(auth), 'OWNER', 'delete a project');
+    handler: async ({ em, params }) => {
       await deleteProject({ em, projectId: params.id });
     },
   }),
@@ -145,6 +141,6 @@ export const projectRoutes = () => [
     auth: 'projectPath',
     params: projectIdParams,
     response: securityView,
-    handler: async ({ em, params }) => projectSecurity({ em, projectId: params.id }),
+    handler: async ({ sql, params }) => projectSecurity({ sql, projectId: params.id }),
   }),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
+import { SECURITY_STATUSES } from '../../domain/projects/security-status.pure.js';
 
 export const projectIdParams = z.object({ id: z.uuid() });
 export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
@@ -47,7 +48,7 @@ export const securityView = z.object({
   complained: z.number(),
   bounceRate: z.number(),
   complaintRate: z.number(),
-  status: z.enum(['HEALTHY', 'WARNING', 'SUSPENDED']),
+  status: z.enum(SECURITY_STATUSES),
   disabled: z.boolean(),
   suspensions: z.array(z.object({ reason: z.string(), since: z.string() })),
 });

@@ -16,12 +16,10 @@ export const sendRoutes = () => [
     bodyLimit: '60mb',
     body: sendBody,
     response: sendResult,
-    handler: async ({ sql, deps, auth, body, ctx }) => ({
+    handler: async ({ deps, auth, body, ctx }) => ({
       success: true,
       data: await sendEmails({
-        sql,
-        deliveryQueue: deps.config.temporal.taskQueue,
-        queueNotifier: deps.queueNotifier,
+        ...deps.sending,
         projectId: projectIdOf(auth),
         idempotencyKey: idempotencyKeyOf(ctx),
         input: {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ATTACHMENT_DISPOSITIONS } from '../../domain/sending/attachment-disposition.pure.js';
+import { ACCEPTED_EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
 import {
   ATTACHMENTS_MAX,
   HEADER_VALUE_MAX,
@@ -33,7 +35,7 @@ const attachment = z.object({
   content: z.base64(),
   contentType: noLineBreaks(255).default('application/octet-stream'),
   contentId: noLineBreaks(255).optional(),
-  disposition: z.enum(['attachment', 'inline']).default('attachment'),
+  disposition: z.enum(ATTACHMENT_DISPOSITIONS).default('attachment'),
 });
 
 export const sendBody = z.object({
@@ -61,7 +63,7 @@ export const sendResult = z.object({
       z.object({
         contact: z.object({ id: z.uuid(), email: z.string() }),
         email: z.uuid(),
-        status: z.enum(['QUEUED', 'SUPPRESSED']),
+        status: z.enum(ACCEPTED_EMAIL_STATUSES),
       }),
     ),
     timestamp: z.string(),

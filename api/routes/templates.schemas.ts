@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TEMPLATE_TYPES } from '../../domain/templates/template-types.pure.js';
+import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
 
 const noLineBreaks = (max: number) =>
   z
@@ -15,7 +15,7 @@ const templateFields = {
     .string()
     .min(1)
     .max(512 * 1024),
-  type: z.enum(TEMPLATE_TYPES),
+  type: z.enum(EMAIL_TYPES),
   from: z.email().max(254),
   fromName: noLineBreaks(200).nullable(),
   replyTo: z.email().max(254).nullable(),
@@ -45,7 +45,7 @@ export const listTemplatesQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   page: z.coerce.number().int().min(1).default(1),
   cursor: z.string().min(1).max(512).optional(),
-  type: z.enum(TEMPLATE_TYPES).optional(),
+  type: z.enum(EMAIL_TYPES).optional(),
   search: z.string().trim().max(200).optional(),
 });
 
@@ -56,7 +56,7 @@ export const templateView = z.object({
   name: z.string(),
   subject: z.string(),
   body: z.string(),
-  type: z.enum(TEMPLATE_TYPES),
+  type: z.enum(EMAIL_TYPES),
   from: z.string(),
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),

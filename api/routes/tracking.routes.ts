@@ -3,7 +3,7 @@ import {
   followClick,
   recordOpen,
   setSubscription,
-  subscriptionState,
+  subscriptionPage,
 } from '../../domain/tracking/tracking.service.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import {
@@ -32,18 +32,13 @@ const subscriptionRoutes = (kind: 'unsubscribe' | 'subscribe'): AnyRoute[] => [
     auth: 'none',
     params: tokenParams,
     produces: 'text/html',
-    handler: async ({ sql, deps, params, ctx }) => {
-      const contact = await subscriptionState({
-        sql,
-        token: params.token,
-        secret: deps.config.secrets.ENCRYPTION_KEY,
-      });
-      const action = `${deps.config.publicUrl}/${kind}/${params.token}`;
+    handler: async ({ deps, params, ctx }) => {
+      const page = await subscriptionPage({ ...deps.links, token: params.token });
       return html(
         ctx,
         kind === 'unsubscribe'
-          ? confirmUnsubscribePage(contact.email, action)
-          : confirmSubscribePage(contact.email, action),
+          ? confirmUnsubscribePage(page.email, page.unsubscribeUrl)
+          : confirmSubscribePage(page.email, page.subscribeUrl),
       );
     },
   }),
@@ -58,11 +53,10 @@ const subscriptionRoutes = (kind: 'unsubscribe' | 'subscribe'): AnyRoute[] => [
     auth: 'none',
     params: tokenParams,
     produces: 'text/html',
-    handler: async ({ sql, deps, params, ctx }) => {
+    handler: async ({ deps, params, ctx }) => {
       const contact = await setSubscription({
-        sql,
+        ...deps.links,
         token: params.token,
-        secret: deps.config.secrets.ENCRYPTION_KEY,
         subscribed: kind === 'subscribe',
       });
       return html(ctx, donePage(contact.email, contact.subscribed));
@@ -80,8 +74,8 @@ export const trackingRoutes = () => [
     rateLimit: false,
     params: tokenParams,
     produces: 'image/gif',
-    handler: async ({ sql, deps, params, ctx }) => {
-      await recordOpen({ sql, token: params.token, secret: deps.config.secrets.ENCRYPTION_KEY });
+    handler: async ({ deps, params, ctx }) => {
+      await recordOpen({ ...deps.links, token: params.token });
       ctx.type = 'image/gif';
       ctx.set('Cache-Control', 'no-store, max-age=0');
       return PIXEL;
@@ -98,12 +92,8 @@ export const trackingRoutes = () => [
     params: tokenParams,
     status: 302,
     produces: 'text/plain',
-    handler: async ({ sql, deps, params, ctx }) => {
-      const url = await followClick({
-        sql,
-        token: params.token,
-        secret: deps.config.secrets.ENCRYPTION_KEY,
-      });
+    handler: async ({ deps, params, ctx }) => {
+      const url = await followClick({ ...deps.links, token: params.token });
       ctx.status = 302;
       ctx.redirect(url);
       ctx.body = `Redirecting to ${url}`;
@@ -119,21 +109,11 @@ export const trackingRoutes = () => [
     auth: 'none',
     params: tokenParams,
     produces: 'text/html',
-    handler: async ({ sql, deps, params, ctx }) => {
-      const contact = await subscriptionState({
-        sql,
-        token: params.token,
-        secret: deps.config.secrets.ENCRYPTION_KEY,
-      });
-      const base = deps.config.publicUrl;
+    handler: async ({ deps, params, ctx }) => {
+      const page = await subscriptionPage({ ...deps.links, token: params.token });
       return html(
         ctx,
-        managePage(
-          contact.email,
-          contact.subscribed,
-          `${base}/unsubscribe/${params.token}`,
-          `${base}/subscribe/${params.token}`,
-        ),
+        managePage(page.email, page.subscribed, page.unsubscribeUrl, page.subscribeUrl),
       );
     },
   }),

@@ -20,15 +20,9 @@ export const uploadRoutes = () => [
       contentType: z.string(),
       size: z.number().int(),
     }),
-    handler: async ({ sql, deps, auth, ctx }) => {
+    handler: async ({ deps, auth, ctx }) => {
       const file = await readUploadedFile(ctx, { field: 'image', maxBytes: IMAGE_MAX_BYTES });
-      return storeImage({
-        sql,
-        projectId: projectIdOf(auth),
-        content: file.content,
-        dataDir: deps.config.dataDir,
-        publicUrl: deps.config.publicUrl,
-      });
+      return storeImage({ ...deps.uploads, projectId: projectIdOf(auth), content: file.content });
     },
   }),
   defineRoute({
@@ -40,8 +34,8 @@ export const uploadRoutes = () => [
     rateLimit: false,
     params: z.object({ key: z.string().max(64) }),
     produces: 'image/*',
-    handler: async ({ sql, deps, params, ctx }) => {
-      const image = await readImage({ sql, key: params.key, dataDir: deps.config.dataDir });
+    handler: async ({ deps, params, ctx }) => {
+      const image = await readImage({ ...deps.uploads, key: params.key });
       ctx.type = image.contentType;
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       ctx.set('X-Content-Type-Options', 'nosniff');

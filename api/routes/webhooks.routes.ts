@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import {
-  applyDeliveryFeedback,
-  verifyWebhookSignature,
+  BOUNCE_TYPES,
+  FEEDBACK_TYPES,
   type Feedback,
-} from '../../domain/sending/delivery-feedback.service.js';
+} from '../../domain/sending/delivery-feedback.pure.js';
+import { receiveDeliveryReport } from '../../domain/sending/delivery-feedback.service.js';
+import {
+  SNS_MESSAGE_TYPES,
+  SNS_OUTCOMES,
+  SNS_SIGNATURE_VERSIONS,
+} from '../../domain/sending/sns-message.pure.js';
 import { handleSnsEnvelope, type SnsEnvelope } from '../../domain/sending/sns.service.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { readRawText } from '../http/raw-body.js';
@@ -12,10 +18,10 @@ import { defineRoute } from '../http/route.js';
 
 const emailWebhookBody = z
   .object({
-    type: z.enum(['delivered', 'bounced', 'complained']),
+    type: z.enum(FEEDBACK_TYPES),
     emailId: z.uuid().optional(),
     messageId: z.string().min(3).max(998).optional(),
-    bounceType: z.enum(['hard', 'soft']).default('hard'),
+    bounceType: z.enum(BOUNCE_TYPES).default('hard'),
   })
   .refine((b) => b.emailId || b.messageId, {
     message: 'Give emailId or messageId',
@@ -23,13 +29,13 @@ const emailWebhookBody = z
   });
 
 const snsEnvelope = z.object({
-  Type: z.enum(['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation']),
+  Type: z.enum(SNS_MESSAGE_TYPES),
   MessageId: z.string().max(200),
   TopicArn: z.string().max(500),
   Message: z.string().max(256 * 1024),
   Timestamp: z.string().max(100),
   Signature: z.string().max(4096),
-  SignatureVersion: z.enum(['1', '2']),
+  SignatureVersion: z.enum(SNS_SIGNATURE_VERSIONS),
   SigningCertURL: z.url().max(2000),
   Subject: z.string().max(1000).optional(),
   SubscribeURL: z.url().max(2000).optional(),
@@ -46,18 +52,15 @@ export const webhookRoutes = () => [
     auth: 'none',
     body: emailWebhookBody,
     response: z.object({ received: z.literal(true), applied: z.boolean() }),
-    handler: async ({ sql, deps, body, ctx }) => {
-      verifyWebhookSignature({
-        header: ctx.get('X-Signature'),
-        rawBody: (ctx.request as { rawBody?: string }).rawBody ?? '',
-        secret: deps.config.secrets.EMAIL_WEBHOOK_SECRET,
-      });
+    handler: async ({ deps, body, ctx }) => {
       const feedback: Feedback =
         body.type === 'bounced'
           ? { type: 'bounced', bounceType: body.bounceType }
           : { type: body.type };
-      const { applied } = await applyDeliveryFeedback({
-        sql,
+      const { applied } = await receiveDeliveryReport({
+        ...deps.feedback,
+        signature: ctx.get('X-Signature'),
+        rawBody: (ctx.request as { rawBody?: string }).rawBody ?? '',
         emailId: body.emailId,
         messageId: body.messageId,
         feedback,
@@ -73,9 +76,9 @@ export const webhookRoutes = () => [
     auth: 'none',
     response: z.object({
       received: z.literal(true),
-      action: z.enum(['confirmed', 'applied', 'ignored']),
+      action: z.enum(SNS_OUTCOMES),
     }),
-    handler: async ({ sql, deps, ctx }) => {
+    handler: async ({ deps, ctx }) => {
       let json: unknown;
       try {
         json = JSON.parse(await readRawText(ctx));
@@ -83,12 +86,7 @@ export const webhookRoutes = () => [
         throw new DomainError('BAD_REQUEST', 'The body is not an SNS message');
       }
       const envelope = parseOrThrow(snsEnvelope, json) as SnsEnvelope;
-      const { action } = await handleSnsEnvelope({
-        sql,
-        envelope,
-        allowedUrls: deps.config.snsUrlPattern,
-        fetchText: deps.fetchText,
-      });
+      const { action } = await handleSnsEnvelope({ ...deps.feedback, envelope });
       return { received: true, action };
     },
   }),

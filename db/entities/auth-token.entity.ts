@@ -1,9 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { newId } from '../../domain/shared/ids.js';
+import { AUTH_TOKEN_PURPOSES } from '../../domain/accounts/auth-token-purpose.pure.js';
 import { User } from './user.entity.js';
-
-export const AUTH_TOKEN_PURPOSES = ['VERIFY_EMAIL', 'RESET_PASSWORD'] as const;
-export type AuthTokenPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
 
 export const AuthToken = defineEntity({
   name: 'AuthToken',

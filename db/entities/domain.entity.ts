@@ -1,9 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { newId } from '../../domain/shared/ids.js';
+import { DOMAIN_STATUSES } from '../../domain/domains/domain-status.pure.js';
 import { Project } from './project.entity.js';
-
-export const DOMAIN_STATUSES = ['PENDING', 'VERIFIED', 'FAILED'] as const;
-export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 /** A sending domain with its own DKIM key pair (the private key encrypted with ENCRYPTION_KEY). */
 export const Domain = defineEntity({

@@ -1,17 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { newId } from '../../domain/shared/ids.js';
+import { EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
+import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
 import { Project } from './project.entity.js';
-
-export const EMAIL_STATUSES = [
-  'QUEUED',
-  'SENT',
-  'DELIVERED',
-  'BOUNCED',
-  'FAILED',
-  'SUPPRESSED',
-] as const;
-export type EmailStatus = (typeof EMAIL_STATUSES)[number];
-export const EMAIL_TYPES = ['TRANSACTIONAL', 'MARKETING'] as const;
 
 /** One row per email a project sends; delivery outcomes feed the security rates. */
 export const Email = defineEntity({

@@ -1,19 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { newId } from '../../domain/shared/ids.js';
+import { JOB_STATUSES } from '../../domain/jobs/job-status.pure.js';
+import { JOB_TYPES } from '../../domain/jobs/job-type.pure.js';
+import type { JobResult } from '../../domain/jobs/job-result.pure.js';
 import { Project } from './project.entity.js';
-
-export const JOB_TYPES = ['IMPORT', 'BULK_SUBSCRIBE', 'BULK_UNSUBSCRIBE', 'BULK_DELETE'] as const;
-export type JobType = (typeof JOB_TYPES)[number];
-export const JOB_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export interface JobResult {
-  created: number;
-  updated: number;
-  skipped: number;
-  failed: number;
-  errors: { row: number; message: string }[];
-}
 
 /** An import or bulk job. Its progress is written in the same transaction as the work it counts. */
 export const Job = defineEntity({

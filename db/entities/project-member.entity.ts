@@ -1,10 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
 import { Project } from './project.entity.js';
 import { User } from './user.entity.js';
-
-import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
-
-export { PROJECT_ROLES, type ProjectRole } from '../../domain/projects/roles.pure.js';
 
 export const ProjectMember = defineEntity({
   name: 'ProjectMember',

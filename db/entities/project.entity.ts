@@ -1,9 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { ProjectSettings } from '../../domain/projects/project-settings.pure.js';
 import { newId } from '../../domain/shared/ids.js';
-
-export interface ProjectSettings {
-  trackingEnabled?: boolean;
-}
 
 export const Project = defineEntity({
   name: 'Project',

@@ -1,10 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { newId } from '../../domain/shared/ids.js';
+import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
 import { Project } from './project.entity.js';
-
-import { TEMPLATE_TYPES } from '../../domain/templates/template-types.pure.js';
-
-export { TEMPLATE_TYPES, type TemplateType } from '../../domain/templates/template-types.pure.js';
 
 export const Template = defineEntity({
   name: 'Template',
@@ -19,7 +16,7 @@ export const Template = defineEntity({
     name: p.string().columnType('text'),
     subject: p.string().columnType('text'),
     body: p.string().columnType('text'),
-    type: p.enum([...TEMPLATE_TYPES]),
+    type: p.enum([...EMAIL_TYPES]),
     from: p.string().columnType('text').fieldName('from_address'),
     fromName: p.string().columnType('text').nullable(),
     replyTo: p.string().columnType('text').nullable(),

@@ -3,7 +3,42 @@ import {
   contactUpsertParams,
   type ContactUpsertRow,
 } from './contact-upsert.sql.js';
+import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
+import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import type { Sql } from './sql.js';
+
+export interface SendTemplateRow {
+  id: string;
+  type: EmailType;
+  subject: string;
+  body: string;
+  from_address: string;
+  from_name: string | null;
+  reply_to: string | null;
+}
+
+/** The template a send names (when it names one) and the project's verified domains, at once. */
+export async function findSendContext(
+  sql: Sql,
+  { projectId, templateId }: { projectId: string; templateId?: string },
+): Promise<{
+  template: SendTemplateRow | null;
+  verifiedDomains: { id: string; domain: string }[];
+}> {
+  const [row] = await sql.query<{
+    template: SendTemplateRow | null;
+    domains: { id: string; domain: string }[];
+  }>(
+    `SELECT (SELECT to_jsonb(t) FROM (
+               SELECT id, type, subject, body, from_address, from_name, reply_to
+                 FROM templates WHERE id = $2 AND project_id = $1) t) AS template,
+            coalesce((SELECT jsonb_agg(jsonb_build_object('id', id, 'domain', domain))
+                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains`,
+    [projectId, templateId ?? null],
+    'send-context',
+  );
+  return { template: row?.template ?? null, verifiedDomains: row?.domains ?? [] };
+}
 
 export interface QueuedEmailRow {
   id: string;
@@ -15,7 +50,7 @@ export interface QueuedEmailRow {
   replyTo: string | null;
   subject: string;
   body: string;
-  type: 'TRANSACTIONAL' | 'MARKETING';
+  type: EmailType;
   headers: Record<string, string>;
   /** Template variables on top of the contact's data (and its email and id). */
   variables: Record<string, unknown>;
@@ -27,14 +62,13 @@ export interface QueuedEmailResult {
   contact_id: string;
   email: string;
   email_id: string;
-  status: 'QUEUED' | 'SUPPRESSED';
+  status: AcceptedEmailStatus;
 }
 
 /**
  * Upserts one recipient as a contact (data rules and subscription events as in upsertContacts)
  * and writes its email row, in ONE statement. The row is SUPPRESSED when the address is on the
- * project's suppression list, or for marketing mail to an unsubscribed contact; otherwise QUEUED,
- * which wakes the delivery lanes (the emails trigger) when the statement commits.
+ * project's suppression list, or for marketing mail to an unsubscribed contact; otherwise QUEUED.
  */
 export async function upsertContactAndQueueEmail(
   sql: Sql,

@@ -73,16 +73,22 @@ export function createSqlPool({
   url,
   max,
   asynchronousCommit = false,
+  onIdleError = () => undefined,
 }: {
   url: string;
   max: number;
   asynchronousCommit?: boolean;
+  /** An idle connection failed (the server restarting or stopping); the pool drops it. */
+  onIdleError?: (error: Error) => void;
 }): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max,
     options: asynchronousCommit ? '-c synchronous_commit=off' : undefined,
   });
+  // Unheard, an idle client's 'error' event would end the process.
+  pool.on('error', onIdleError);
+  return pool;
 }
 
 export function isUniqueViolation(error: unknown): boolean {

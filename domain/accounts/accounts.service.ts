@@ -3,9 +3,33 @@ import { User } from '../../db/entities/index.js';
 import { DomainError, conflict } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { consumeAuthToken } from './auth-tokens.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
+import { consumeAuthToken } from './auth-tokens.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { issueSessionToken, readSessionToken } from './sessions.js';
+
+/** What accounts need from the installation: account emails, the session key, the sign-up switch. */
+export interface AccountSettings {
+  engine: WorkflowEngine;
+  /** Signs session tokens (JWT_SECRET). */
+  sessionSecret: string;
+  signupsDisabled: boolean;
+}
+
+/** A logged-in user and the token of their new session (the cookie's value). */
+export interface Session {
+  user: User;
+  sessionToken: string;
+}
+
+const sessionOf = (user: User, sessionSecret: string): Session => ({
+  user,
+  sessionToken: issueSessionToken({
+    userId: user.id,
+    sessionVersion: user.sessionVersion,
+    secret: sessionSecret,
+  }),
+});
 
 export interface UserView {
   id: string;
@@ -25,21 +49,21 @@ export function toUserView(user: User): UserView {
   };
 }
 
+/** Creates the account, starts its verification email, and logs it in. */
 export async function signUp({
   em,
   engine,
+  sessionSecret,
   signupsDisabled,
   email,
   password,
   name,
-}: {
+}: AccountSettings & {
   em: Em;
-  engine: WorkflowEngine;
-  signupsDisabled: boolean;
   email: string;
   password: string;
   name?: string;
-}): Promise<User> {
+}): Promise<Session> {
   if (signupsDisabled) {
     throw new DomainError('SIGNUPS_DISABLED', 'Sign-ups are disabled on this installation', {
       suggestion: 'Ask an administrator of this installation to invite you to a project.',
@@ -59,35 +83,41 @@ export async function signUp({
     throw error;
   }
   await engine.startSystemEmail({ requestId: newId(), kind: 'VERIFY_EMAIL', userId: user.id });
-  return user;
+  return sessionOf(user, sessionSecret);
 }
 
 export async function logIn({
   em,
+  sessionSecret,
   email,
   password,
-}: {
+}: Pick<AccountSettings, 'sessionSecret'> & {
   em: Em;
   email: string;
   password: string;
-}): Promise<User> {
+}): Promise<Session> {
   const user = await em.findOne(User, { email: normaliseEmail(email) });
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!user || !valid) throw new DomainError('UNAUTHORIZED', 'Invalid email or password');
-  return user;
+  return sessionOf(user, sessionSecret);
 }
 
+/**
+ * The user a session token belongs to: signed with our key, unexpired, and issued since the
+ * user's last password reset. Undefined otherwise.
+ */
 export async function findSessionUser({
   em,
-  userId,
-  sessionVersion,
-}: {
+  sessionSecret,
+  token,
+}: Pick<AccountSettings, 'sessionSecret'> & {
   em: Em;
-  userId: string;
-  sessionVersion: number;
+  token: string;
 }): Promise<User | undefined> {
-  const user = await em.findOne(User, { id: userId });
-  return user && user.sessionVersion === sessionVersion ? user : undefined;
+  const claims = readSessionToken({ token, secret: sessionSecret });
+  if (!claims) return undefined;
+  const user = await em.findOne(User, { id: claims.sub });
+  return user && user.sessionVersion === claims.ver ? user : undefined;
 }
 
 /** Answers the same whether or not the address has an account, so it reveals nothing. */
@@ -107,13 +137,10 @@ export async function requestEmailVerification({
 
 export async function verifyEmail({ em, token }: { em: Em; token: string }): Promise<User> {
   const userId = await consumeAuthToken({ em, token, purpose: 'VERIFY_EMAIL' });
-  await em
-    .getConnection()
-    .execute(
-      'UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = ?',
-      [userId],
-    );
-  return em.findOneOrFail(User, { id: userId });
+  const user = await em.findOneOrFail(User, { id: userId });
+  user.emailVerifiedAt ??= new Date(); // the first verification's time is kept
+  await em.flush();
+  return user;
 }
 
 export async function requestPasswordReset({
@@ -140,12 +167,12 @@ export async function resetPassword({
   password: string;
 }): Promise<void> {
   const userId = await consumeAuthToken({ em, token, purpose: 'RESET_PASSWORD' });
+  const user = await em.findOneOrFail(User, { id: userId });
+  user.passwordHash = await hashPassword(password);
   // A reset also proves the address, and ends every session issued before it.
-  await em.getConnection().execute(
-    `UPDATE users SET password_hash = ?, session_version = session_version + 1,
-         email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = ?`,
-    [await hashPassword(password), userId],
-  );
+  user.sessionVersion += 1;
+  user.emailVerifiedAt ??= new Date();
+  await em.flush();
 }
 
 export async function getUser({ em, userId }: { em: Em; userId: string }): Promise<User> {

@@ -1,7 +1,8 @@
-import { AuthToken, type AuthTokenPurpose } from '../../db/entities/auth-token.entity.js';
+import { AuthToken } from '../../db/entities/auth-token.entity.js';
 import { DomainError } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import { randomToken, sha256 } from '../shared/secrets.js';
+import type { AuthTokenPurpose } from './auth-token-purpose.pure.js';
 
 export const TOKEN_TTL_MS: Record<AuthTokenPurpose, number> = {
   VERIFY_EMAIL: 24 * 3600 * 1000,
@@ -25,14 +26,7 @@ export async function issueAuthToken({
 }): Promise<string> {
   const token = randomToken();
   await em.transactional(async (tx) => {
-    await tx
-      .getConnection()
-      .execute(
-        'UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
-        [now, userId, purpose],
-        'run',
-        tx.getTransactionContext(),
-      );
+    await tx.nativeUpdate(AuthToken, { user: userId, purpose, usedAt: null }, { usedAt: now });
     tx.create(AuthToken, {
       user: userId,
       purpose,
@@ -43,27 +37,29 @@ export async function issueAuthToken({
   return token;
 }
 
-/** Marks the token used in the same statement that checks it: two concurrent uses, one wins. */
+/** Marks the token used in the statement that checks it: of two concurrent uses, one wins. */
 export async function consumeAuthToken({
   em,
   token,
   purpose,
+  now = new Date(),
 }: {
   em: Em;
   token: string;
   purpose: AuthTokenPurpose;
+  now?: Date;
 }): Promise<string> {
-  const rows = await em.getConnection().execute<{ user_id: string }[]>(
-    `UPDATE auth_tokens SET used_at = now()
-        WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > now()
-        RETURNING user_id`,
-    [sha256(token), purpose],
+  const tokenHash = sha256(token);
+  const used = await em.nativeUpdate(
+    AuthToken,
+    { tokenHash, purpose, usedAt: null, expiresAt: { $gt: now } },
+    { usedAt: now },
   );
-  const userId = rows[0]?.user_id;
-  if (!userId) {
+  const record = used === 1 ? await em.findOne(AuthToken, { tokenHash }) : null;
+  if (!record) {
     throw new DomainError('BAD_REQUEST', 'This link is invalid, expired or already used', {
       suggestion: 'Request a new email and use the newest link.',
     });
   }
-  return userId;
+  return record.user.id;
 }

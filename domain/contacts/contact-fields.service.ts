@@ -1,12 +1,17 @@
+import { countContacts } from '../../db/sql/contacts.sql.js';
+import {
+  countFieldTypes,
+  deleteFieldFromContacts,
+  topFieldValues,
+} from '../../db/sql/contact-fields.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { DomainError } from '../shared/errors.js';
+import { validationError } from '../shared/errors.js';
 import { RESERVED_DATA_KEYS } from './data-rules.pure.js';
-
-export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'object' | 'mixed';
+import type { FieldKind, FieldType } from './field-type.pure.js';
 
 export interface FieldInfo {
   name: string;
-  kind: 'standard' | 'custom';
+  kind: FieldKind;
   type: FieldType;
   coverage: number;
 }
@@ -44,20 +49,10 @@ export async function listContactFields({
   sql: Sql;
   projectId: string;
 }): Promise<{ fields: FieldInfo[] }> {
-  const [totals, rows] = await Promise.all([
-    sql.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts WHERE project_id = $1', [
-      projectId,
-    ]),
-    sql.query<{ key: string; type: string; n: number; dates: number }>(
-      `SELECT f.key, jsonb_typeof(f.value) AS type, count(*)::int AS n,
-              count(*) FILTER (WHERE jsonb_typeof(f.value) = 'string' AND f.value #>> '{}' ~ $1)::int AS dates
-         FROM contacts c, jsonb_each(c.data) f
-        WHERE c.project_id = $2 AND jsonb_typeof(f.value) <> 'null'
-        GROUP BY f.key, jsonb_typeof(f.value)`,
-      [ISO_DATE, projectId],
-    ),
+  const [total, rows] = await Promise.all([
+    countContacts(sql, { projectId }),
+    countFieldTypes(sql, { projectId, datePattern: ISO_DATE }),
   ]);
-  const total = totals[0]?.n ?? 0;
   const byKey = new Map<string, Map<string, { n: number; dates: number }>>();
   for (const row of rows) {
     const entry = byKey.get(row.key) ?? new Map();
@@ -85,10 +80,10 @@ export async function listContactFields({
 
 function customField(field: string): string {
   if (STANDARD_NAMES.has(field) || RESERVED_DATA_KEYS.has(field)) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        { field: 'field', message: `"${field}" is not a custom field`, code: 'not_custom_field' },
-      ],
+    throw validationError({
+      field: 'field',
+      message: `"${field}" is not a custom field`,
+      code: 'not_custom_field',
     });
   }
   return field;
@@ -105,12 +100,7 @@ export async function listFieldValues({
   field: string;
   limit?: number;
 }): Promise<{ field: string; values: { value: unknown; count: number }[] }> {
-  const rows = await sql.query<{ value: unknown; count: number }>(
-    `SELECT data -> $1::text AS value, count(*)::int AS count FROM contacts
-      WHERE project_id = $2 AND data ? $1::text
-      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $3`,
-    [customField(field), projectId, limit],
-  );
+  const rows = await topFieldValues(sql, { projectId, field: customField(field), limit });
   return { field, values: rows };
 }
 
@@ -136,12 +126,6 @@ export async function deleteContactField({
   projectId: string;
   field: string;
 }): Promise<{ field: string; affected: number }> {
-  const [row] = await sql.query<{ affected: number }>(
-    `WITH changed AS (
-       UPDATE contacts SET data = data - $1::text, updated_at = now()
-        WHERE project_id = $2 AND data ? $1::text RETURNING 1)
-     SELECT count(*)::int AS affected FROM changed`,
-    [customField(field), projectId],
-  );
-  return { field, affected: row?.affected ?? 0 };
+  const affected = await deleteFieldFromContacts(sql, { projectId, field: customField(field) });
+  return { field, affected };
 }

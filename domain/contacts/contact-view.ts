@@ -1,3 +1,5 @@
+import type { ContactRow } from '../../db/sql/contacts.sql.js';
+
 export interface ContactView {
   id: string;
   email: string;
@@ -5,15 +7,6 @@ export interface ContactView {
   data: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface ContactRow {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  created_at: Date | string;
-  updated_at: Date | string;
 }
 
 export function toContactView(row: ContactRow): ContactView {

@@ -1,13 +1,18 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
-import { likeSubstring } from '../../db/sql/keyset.js';
+import {
+  countContacts,
+  deleteContactRow,
+  findContact,
+  findContactsByEmail,
+  listContactRows,
+  updateContactRow,
+} from '../../db/sql/contacts.sql.js';
 import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
-import { toContactView, type ContactRow, type ContactView } from './contact-view.js';
+import { toContactView, type ContactView } from './contact-view.js';
 import { normaliseEmail, sortData } from './data-rules.pure.js';
-
-const CONTACT_COLUMNS = 'id, email, subscribed, data, created_at, updated_at';
 
 export async function upsertContact({
   sql,
@@ -51,10 +56,7 @@ export async function getContact({
   projectId: string;
   contactId: string;
 }): Promise<ContactView> {
-  const [row] = await sql.query<ContactRow>(
-    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE id = $1 AND project_id = $2`,
-    [contactId, projectId],
-  );
+  const row = await findContact(sql, { projectId, contactId });
   if (!row) throw notFound('Contact');
   return toContactView(row);
 }
@@ -80,38 +82,16 @@ export async function updateContact({
 }): Promise<ContactView> {
   const sorted = sortData(data);
   try {
-    const [row] = await sql.query<ContactRow>(
-      `WITH up AS (
-         UPDATE contacts c SET
-           email = coalesce($1::text, c.email),
-           data = (c.data - $2::text[]) || $3::jsonb,
-           subscribed = coalesce($4::boolean, c.subscribed),
-           subscription_changed_at = CASE WHEN $4::boolean IS NOT NULL AND $4::boolean <> c.subscribed
-                                          THEN now() ELSE c.subscription_changed_at END,
-           updated_at = now()
-         WHERE c.id = $5 AND c.project_id = $6
-         RETURNING c.*, (c.subscription_changed_at = now()) AS flipped
-       ),
-       recorded AS (
-         INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-         SELECT $7, project_id, id,
-                CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
-                jsonb_build_object('source', $8::text), now()
-           FROM up WHERE flipped
-         RETURNING id
-       )
-       SELECT ${CONTACT_COLUMNS} FROM up`,
-      [
-        email === undefined ? null : normaliseEmail(email),
-        sorted.unset,
-        JSON.stringify(sorted.set),
-        subscribed ?? null,
-        contactId,
-        projectId,
-        newId(),
-        source,
-      ],
-    );
+    const row = await updateContactRow(sql, {
+      projectId,
+      contactId,
+      email: email === undefined ? null : normaliseEmail(email),
+      subscribed: subscribed ?? null,
+      set: sorted.set,
+      unset: sorted.unset,
+      flipEventId: newId(),
+      source,
+    });
     if (!row) throw notFound('Contact');
     return toContactView(row);
   } catch (error) {
@@ -129,11 +109,7 @@ export async function deleteContact({
   projectId: string;
   contactId: string;
 }): Promise<void> {
-  const rows = await sql.query(
-    'DELETE FROM contacts WHERE id = $1 AND project_id = $2 RETURNING id',
-    [contactId, projectId],
-  );
-  if (rows.length === 0) throw notFound('Contact');
+  if (!(await deleteContactRow(sql, { projectId, contactId }))) throw notFound('Contact');
 }
 
 /** Newest first; the cursor is the last id seen (ids are time-ordered UUID v7). */
@@ -150,32 +126,15 @@ export async function listContacts({
   cursor?: string;
   search?: string;
 }): Promise<CursorPage<ContactView>> {
-  const params: unknown[] = [projectId];
-  let where = 'project_id = $1';
-  if (search) {
-    params.push(likeSubstring(search.trim().toLowerCase()));
-    where += ` AND email ILIKE $${params.length} ESCAPE '\\'`;
-  }
-  const countParams = [...params];
-  const countWhere = where;
-  if (cursor) {
-    params.push(decodeCursor(cursor).id);
-    where += ` AND id < $${params.length}`;
-  }
-  params.push(limit + 1);
+  const matching = search ? search.trim().toLowerCase() : undefined;
   const [rows, total] = await Promise.all([
-    sql.query<ContactRow>(
-      `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE ${where} ORDER BY id DESC LIMIT $${params.length}`,
-      params,
-    ),
-    cursor
-      ? Promise.resolve(undefined)
-      : sql
-          .query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM contacts WHERE ${countWhere}`,
-            countParams,
-          )
-          .then((r) => r[0]?.n ?? 0),
+    listContactRows(sql, {
+      projectId,
+      search: matching,
+      afterId: cursor ? decodeCursor(cursor).id : undefined,
+      limit,
+    }),
+    cursor ? undefined : countContacts(sql, { projectId, search: matching }),
   ]);
   return cursorPage({
     rows: rows.map(toContactView),
@@ -195,10 +154,7 @@ export async function lookupContacts({
   emails: string[];
 }): Promise<{ found: { id: string; email: string }[]; notFound: string[] }> {
   const wanted = [...new Set(emails.map(normaliseEmail))];
-  const found = await sql.query<{ id: string; email: string }>(
-    'SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])',
-    [projectId, wanted],
-  );
+  const found = await findContactsByEmail(sql, { projectId, emails: wanted });
   const seen = new Set(found.map((c) => c.email));
   return { found, notFound: wanted.filter((e) => !seen.has(e)) };
 }

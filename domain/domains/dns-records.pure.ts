@@ -1,6 +1,7 @@
 // The DNS records a sending domain needs, and how to read what DNS answers.
 
-export type RecordPurpose = 'dkim' | 'spf' | 'dmarc';
+export const RECORD_PURPOSES = ['dkim', 'spf', 'dmarc'] as const;
+export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
 
 export interface DnsRecord {
   type: 'TXT';

@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Domain, Template } from '../../db/entities/index.js';
 import { encryptSecret } from '../shared/encryption.js';
-import { DomainError, conflict, notFound } from '../shared/errors.js';
+import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
 import { randomBase62 } from '../shared/secrets.js';
-import { matchSenderDomain, senderHost } from './sender-domain.pure.js';
+import { matchSenderDomain, unverifiedSenderProblem } from './sender-domain.pure.js';
 import {
   dkimMatches,
   dkimRecordName,
@@ -15,28 +15,32 @@ import {
   normaliseDomain,
   requiredRecords,
   spfIncludes,
+  type DnsRecord,
 } from './dns-records.pure.js';
+import type { DomainStatus } from './domain-status.pure.js';
+
+/** What sending domains need from the installation. */
+export interface DomainSettings {
+  /** Encrypts each domain's DKIM private key at rest. */
+  encryptionKey: string;
+  /** The host customers' SPF records must include. */
+  spfInclude: string;
+  dns: DnsResolver;
+}
 
 export interface DomainView {
   id: string;
   domain: string;
-  status: Domain['status'];
+  status: DomainStatus;
   verified: boolean;
-  records: {
-    type: 'TXT';
-    name: string;
-    value: string;
-    purpose: string;
-    required: boolean;
-    verified: boolean;
-  }[];
+  records: (DnsRecord & { verified: boolean })[];
   lastError: string | null;
   lastCheckedAt: string | null;
   verifiedAt: string | null;
   createdAt: string;
 }
 
-export function toDomainView(domain: Domain, spfInclude: string): DomainView {
+function toDomainView(domain: Domain, spfInclude: string): DomainView {
   const verifiedBy = {
     dkim: domain.dkimVerified,
     spf: domain.spfVerified,
@@ -72,27 +76,24 @@ async function dkimKeyPair(): Promise<{ publicKey: string; privateKey: string }>
   return { publicKey: (publicKey as Buffer).toString('base64'), privateKey: privateKey as string };
 }
 
+/** Makes the domain's DKIM key pair and answers the DNS records to publish. */
 export async function addDomain({
   em,
+  encryptionKey,
+  spfInclude,
   projectId,
   domain: input,
-  encryptionKey,
-}: {
+}: Pick<DomainSettings, 'encryptionKey' | 'spfInclude'> & {
   em: Em;
   projectId: string;
   domain: string;
-  encryptionKey: string;
-}): Promise<Domain> {
+}): Promise<DomainView> {
   const name = normaliseDomain(input);
   if (!name) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        {
-          field: 'domain',
-          message: 'Give a domain name such as mail.example.com',
-          code: 'invalid_domain',
-        },
-      ],
+    throw validationError({
+      field: 'domain',
+      message: 'Give a domain name such as mail.example.com',
+      code: 'invalid_domain',
     });
   }
   const keys = await dkimKeyPair();
@@ -115,17 +116,19 @@ export async function addDomain({
     }
     throw error;
   }
-  return domain;
+  return toDomainView(domain, spfInclude);
 }
 
 export async function listDomains({
   em,
+  spfInclude,
   projectId,
-}: {
+}: Pick<DomainSettings, 'spfInclude'> & {
   em: Em;
   projectId: string;
-}): Promise<Domain[]> {
-  return em.find(Domain, { project: projectId }, { orderBy: { createdAt: 'asc' } });
+}): Promise<DomainView[]> {
+  const domains = await em.find(Domain, { project: projectId }, { orderBy: { createdAt: 'asc' } });
+  return domains.map((d) => toDomainView(d, spfInclude));
 }
 
 async function findDomain(em: Em, projectId: string, domainId: string): Promise<Domain> {
@@ -182,15 +185,20 @@ export async function checkDomainDns({
   return domain;
 }
 
-export async function verifyDomainNow(input: {
+/** Looks the domain's records up now and answers the domain as it then stands. */
+export async function verifyDomainNow({
+  em,
+  dns,
+  spfInclude,
+  projectId,
+  domainId,
+}: Pick<DomainSettings, 'dns' | 'spfInclude'> & {
   em: Em;
   projectId: string;
   domainId: string;
-  dns: DnsResolver;
-  spfInclude: string;
-}): Promise<Domain> {
-  const domain = await findDomain(input.em, input.projectId, input.domainId);
-  return checkDomainDns({ ...input, domain });
+}): Promise<DomainView> {
+  const domain = await findDomain(em, projectId, domainId);
+  return toDomainView(await checkDomainDns({ em, dns, spfInclude, domain }), spfInclude);
 }
 
 /** The scheduled re-check: every domain, least recently checked first, a bounded batch a run. */
@@ -264,13 +272,5 @@ export async function requireVerifiedSender({
 
 /** The 422 for a sender address on no verified domain of the project. */
 export function unverifiedSender(from: string, field = 'from'): DomainError {
-  return new DomainError('VALIDATION_ERROR', 'Validation failed', {
-    errors: [
-      {
-        field,
-        message: `${senderHost(from)} is not a verified domain of this project`,
-        code: 'unverified_domain',
-      },
-    ],
-  });
+  return validationError(unverifiedSenderProblem(from, field));
 }

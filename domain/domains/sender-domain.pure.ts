@@ -14,3 +14,15 @@ export function matchSenderDomain<D extends { domain: string }>(
 
 export const senderHost = (from: string): string =>
   from.slice(from.lastIndexOf('@') + 1).toLowerCase();
+
+/** The field error for a sender address on no verified domain of the project. */
+export function unverifiedSenderProblem(
+  from: string,
+  field = 'from',
+): { field: string; message: string; code: string } {
+  return {
+    field,
+    message: `${senderHost(from)} is not a verified domain of this project`,
+    code: 'unverified_domain',
+  };
+}

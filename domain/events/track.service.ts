@@ -1,7 +1,7 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
-import { DomainError } from '../shared/errors.js';
+import { validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { isReservedEventName } from './event-names.pure.js';
@@ -37,14 +37,10 @@ export async function trackEvent({
 }): Promise<TrackResult> {
   const name = input.event.trim();
   if (isReservedEventName(name)) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        {
-          field: 'event',
-          message: `"${name}" is emitted by the service itself and cannot be tracked`,
-          code: 'reserved_event',
-        },
-      ],
+    throw validationError({
+      field: 'event',
+      message: `"${name}" is emitted by the service itself and cannot be tracked`,
+      code: 'reserved_event',
     });
   }
   const sorted = sortData(input.data);

@@ -1,4 +1,6 @@
-import type { Em, WorkflowEngine } from '../shared/ports.js';
+import { databaseAnswers } from '../../db/sql/health.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import type { WorkflowEngine } from '../shared/ports.js';
 
 export interface Readiness {
   ready: boolean;
@@ -6,19 +8,12 @@ export interface Readiness {
 }
 
 export async function checkReadiness({
-  em,
+  sql,
   engine,
 }: {
-  em: Em;
+  sql: Sql;
   engine: WorkflowEngine;
 }): Promise<Readiness> {
-  const [database, temporal] = await Promise.all([
-    em
-      .getConnection()
-      .execute('SELECT 1')
-      .then(() => true)
-      .catch(() => false),
-    engine.isReachable(),
-  ]);
+  const [database, temporal] = await Promise.all([databaseAnswers(sql), engine.isReachable()]);
   return { ready: database && temporal, checks: { database, temporal } };
 }

@@ -1,3 +1,4 @@
+import { claimIdempotencyKey } from '../../db/sql/idempotency-keys.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
 
@@ -21,15 +22,13 @@ export async function withIdempotencyKey<T>(
 ): Promise<T> {
   if (key === undefined) return work(sql);
   return sql.transaction(async (tx) => {
-    const claimed = await tx.query(
-      `INSERT INTO idempotency_keys (project_id, key, scope, created_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (project_id, key) DO UPDATE SET scope = excluded.scope, created_at = now()
-         WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
-       RETURNING key`,
-      [projectId, key, scope, IDEMPOTENCY_WINDOW_HOURS],
-      'idempotency-claim',
-    );
-    if (claimed.length === 0) {
+    const claimed = await claimIdempotencyKey(tx, {
+      projectId,
+      key,
+      scope,
+      windowHours: IDEMPOTENCY_WINDOW_HOURS,
+    });
+    if (!claimed) {
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used', {
         suggestion: 'Use a new key for a new request; a key can be reused after 24 hours.',
       });

@@ -1,11 +1,14 @@
-import type { Job, JobResult } from '../../db/entities/job.entity.js';
+import type { Job } from '../../db/entities/job.entity.js';
+import type { JobResult } from './job-result.pure.js';
+import type { JobStatus } from './job-status.pure.js';
+import type { JobType } from './job-type.pure.js';
 
 export interface JobView {
   id: string;
-  type: Job['type'];
-  status: Job['status'];
+  type: JobType;
+  status: JobStatus;
   progress: { processed: number; total: number | null };
-  result: JobResult & { deleted?: number };
+  result: JobResult;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -23,11 +26,3 @@ export function toJobView(job: Job): JobView {
     finishedAt: job.finishedAt ? job.finishedAt.toISOString() : null,
   };
 }
-
-export const emptyResult = (): JobResult => ({
-  created: 0,
-  updated: 0,
-  skipped: 0,
-  failed: 0,
-  errors: [],
-});

@@ -1,8 +1,9 @@
 import { Job, JobFile } from '../../db/entities/index.js';
-import type { JobType } from '../../db/entities/job.entity.js';
 import { DomainError, notFound } from '../shared/errors.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
-import { emptyResult, toJobView, type JobView } from './job-view.js';
+import { emptyJobResult } from './job-result.pure.js';
+import type { BulkJobType, JobType } from './job-type.pure.js';
+import { toJobView, type JobView } from './job-view.js';
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const BULK_MAX_IDS = 1000;
@@ -45,7 +46,7 @@ export async function createImportJob({
     type: 'IMPORT',
     status: 'QUEUED',
     input: { filename, size: content.length },
-    result: emptyResult(),
+    result: emptyJobResult(),
   });
   em.create(JobFile, { job, filename, content, size: content.length });
   await em.flush();
@@ -62,7 +63,7 @@ export async function createBulkJob({
   em: Em;
   engine: WorkflowEngine;
   projectId: string;
-  type: Exclude<JobType, 'IMPORT'>;
+  type: BulkJobType;
   contactIds: string[];
 }): Promise<JobView> {
   const ids = [...new Set(contactIds)];
@@ -72,24 +73,25 @@ export async function createBulkJob({
     status: 'QUEUED',
     input: { contactIds: ids },
     total: ids.length,
-    result: emptyResult(),
+    result: emptyJobResult(),
   });
   await em.flush();
   return startJob(em, engine, job);
 }
 
+/** A job of the project whose type is one of `types` (imports and bulk jobs have their own paths). */
 export async function getJob({
   em,
   projectId,
   jobId,
-  kind,
+  types,
 }: {
   em: Em;
   projectId: string;
   jobId: string;
-  kind: 'import' | 'bulk';
+  types: readonly JobType[];
 }): Promise<JobView> {
   const job = await em.findOne(Job, { id: jobId, project: projectId });
-  if (!job || (kind === 'import') !== (job.type === 'IMPORT')) throw notFound('Job');
+  if (!job || !types.includes(job.type)) throw notFound('Job');
   return toJobView(job);
 }

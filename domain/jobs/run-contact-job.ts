@@ -1,14 +1,21 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { Job, JobFile } from '../../db/entities/index.js';
-import type { JobResult } from '../../db/entities/job.entity.js';
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
+import { deleteContactsById, setSubscriptionById } from '../../db/sql/contacts.sql.js';
+import {
+  advanceJobProgress,
+  completeJob,
+  failJob,
+  findJobFile,
+  setJobTotal,
+  startJob,
+  type JobRow,
+} from '../../db/sql/jobs.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { newId } from '../shared/ids.js';
-import type { Em } from '../shared/ports.js';
 import { importColumns, mergeByEmail, parseImportRow, type ImportRow } from './csv-rows.pure.js';
-
-const MAX_REPORTED_ERRORS = 100;
+import { MAX_REPORTED_JOB_ERRORS, type JobResult } from './job-result.pure.js';
+import { FINISHED_JOB_STATUSES } from './job-status.pure.js';
 
 export type Heartbeat = (progress: { processed: number; total: number | null }) => void;
 
@@ -51,20 +58,18 @@ async function countRecords(content: Buffer): Promise<number> {
  * after the worker was killed) resumes after the last committed batch and counts every row once.
  */
 async function runImport(
-  em: Em,
   sql: Sql,
-  job: Job,
+  job: JobRow,
   heartbeat: Heartbeat,
   batchSize: number,
 ): Promise<void> {
-  const file = await em.findOne(JobFile, { job: job.id });
-  if (!file) throw new Error(`Job ${job.id} has no file`);
-  const content = Buffer.from(file.content);
-  if (job.total === null || job.total === undefined) {
-    job.total = await countRecords(content);
-    await em.flush();
+  const content = await findJobFile(sql, { jobId: job.id });
+  if (!content) throw new Error(`Job ${job.id} has no file`);
+  let total = job.total;
+  if (total === null) {
+    total = await countRecords(content);
+    await setJobTotal(sql, { jobId: job.id, total });
   }
-  const total = job.total;
   let processed = job.processed;
   const result: JobResult = structuredClone(job.result);
   let columns: string[] | undefined;
@@ -82,7 +87,7 @@ async function runImport(
     const before = processed;
     await sql.transaction(async (tx) => {
       const written = await upsertContacts(tx, {
-        projectId: job.project.id,
+        projectId: job.project_id,
         defaultSubscribed: true,
         source: 'import',
         rows: merged.map(({ row }) => ({
@@ -101,13 +106,15 @@ async function runImport(
       }
       result.failed += batch.failures.length;
       result.errors.push(
-        ...batch.failures.slice(0, Math.max(0, MAX_REPORTED_ERRORS - result.errors.length)),
+        ...batch.failures.slice(0, Math.max(0, MAX_REPORTED_JOB_ERRORS - result.errors.length)),
       );
-      const moved = await tx.query(
-        'UPDATE jobs SET processed = $1, result = $2 WHERE id = $3 AND processed = $4 RETURNING id',
-        [before + batch.consumed, JSON.stringify(result), job.id, before],
-      );
-      if (moved.length === 0) throw new JobProgressConflict(`Job ${job.id} progressed elsewhere`);
+      const moved = await advanceJobProgress(tx, {
+        jobId: job.id,
+        from: before,
+        to: before + batch.consumed,
+        result,
+      });
+      if (!moved) throw new JobProgressConflict(`Job ${job.id} progressed elsewhere`);
     });
     processed = before + batch.consumed;
     batch = { rows: [], failures: [], consumed: 0 };
@@ -121,11 +128,7 @@ async function runImport(
       if (header.error) {
         result.failed = total;
         result.errors = [{ row: 1, message: header.error }];
-        await sql.query('UPDATE jobs SET result = $1, processed = $2 WHERE id = $3', [
-          JSON.stringify(result),
-          total,
-          job.id,
-        ]);
+        await completeJob(sql, { jobId: job.id, processed: total, result });
         return;
       }
       columns = header.columns;
@@ -145,57 +148,35 @@ async function runImport(
     if (batch.consumed >= batchSize) await flush();
   }
   await flush();
+  await completeJob(sql, { jobId: job.id });
 }
 
 /** Subscribe, unsubscribe or delete up to 1000 contacts, in one transaction with the job's result. */
-async function runBulk(sql: Sql, job: Job): Promise<void> {
-  const ids = (job.input.contactIds as string[] | undefined) ?? [];
+async function runBulk(sql: Sql, job: JobRow): Promise<void> {
+  const contactIds = job.input.contactIds ?? [];
+  const projectId = job.project_id;
   await sql.transaction(async (tx) => {
-    let result: JobResult & { deleted?: number };
+    let result: JobResult;
     if (job.type === 'BULK_DELETE') {
-      const [row] = await tx.query<{ n: number }>(
-        `WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[]) RETURNING 1)
-         SELECT count(*)::int AS n FROM gone`,
-        [job.project.id, ids],
-      );
-      const deleted = row?.n ?? 0;
+      const deleted = await deleteContactsById(tx, { projectId, contactIds });
       result = {
         created: 0,
         updated: 0,
         deleted,
-        skipped: ids.length - deleted,
+        skipped: contactIds.length - deleted,
         failed: 0,
         errors: [],
       };
     } else {
-      const subscribed = job.type === 'BULK_SUBSCRIBE';
-      const [row] = await tx.query<{ n: number }>(
-        `WITH flipped AS (
-           UPDATE contacts SET subscribed = $1, subscription_changed_at = now(), updated_at = now()
-            WHERE project_id = $2 AND subscribed <> $1 AND id = ANY($3::uuid[])
-           RETURNING id, project_id
-         ),
-         recorded AS (
-           INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-           SELECT uuid_generate_v7(), project_id, id, $4, jsonb_build_object('source', 'bulk'), now() FROM flipped
-           RETURNING 1
-         )
-         SELECT count(*)::int AS n FROM flipped`,
-        [
-          subscribed,
-          job.project.id,
-          ids,
-          subscribed ? 'contact.subscribed' : 'contact.unsubscribed',
-        ],
-      );
-      const updated = row?.n ?? 0;
-      result = { created: 0, updated, skipped: ids.length - updated, failed: 0, errors: [] };
+      const updated = await setSubscriptionById(tx, {
+        projectId,
+        contactIds,
+        subscribed: job.type === 'BULK_SUBSCRIBE',
+        source: 'bulk',
+      });
+      result = { created: 0, updated, skipped: contactIds.length - updated, failed: 0, errors: [] };
     }
-    await tx.query(
-      `UPDATE jobs SET processed = $1, result = $2, status = 'COMPLETED', finished_at = now()
-        WHERE id = $3 AND status = 'RUNNING'`,
-      [ids.length, JSON.stringify(result), job.id],
-    );
+    await completeJob(tx, { jobId: job.id, processed: contactIds.length, result });
   });
 }
 
@@ -204,35 +185,20 @@ async function runBulk(sql: Sql, job: Job): Promise<void> {
  * left alone, an import resumes after its last committed batch, a bulk job is one transaction.
  */
 export async function runContactJob({
-  em,
   sql,
   jobId,
   heartbeat,
   batchSize,
 }: {
-  em: Em;
   sql: Sql;
   jobId: string;
   heartbeat: Heartbeat;
   batchSize: number;
 }): Promise<void> {
-  const job = await em.findOne(Job, { id: jobId });
-  if (!job) return;
-  if (job.status === 'COMPLETED' || job.status === 'FAILED' || job.status === 'CANCELLED') return;
-  if (job.status === 'QUEUED') {
-    job.status = 'RUNNING';
-    job.startedAt = new Date();
-    await em.flush();
-  }
-  if (job.type === 'IMPORT') {
-    await runImport(em, sql, job, heartbeat, batchSize);
-    await sql.query(
-      `UPDATE jobs SET status = 'COMPLETED', finished_at = now() WHERE id = $1 AND status = 'RUNNING'`,
-      [job.id],
-    );
-  } else {
-    await runBulk(sql, job);
-  }
+  const job = await startJob(sql, { jobId });
+  if (!job || FINISHED_JOB_STATUSES.includes(job.status)) return;
+  if (job.type === 'IMPORT') await runImport(sql, job, heartbeat, batchSize);
+  else await runBulk(sql, job);
 }
 
 /** The job's attempts are exhausted: say so on the job, keeping the counts of what did commit. */
@@ -245,10 +211,5 @@ export async function failContactJob({
   jobId: string;
   message: string;
 }): Promise<void> {
-  await sql.query(
-    `UPDATE jobs SET status = 'FAILED', finished_at = now(),
-            result = jsonb_set(result, '{errors}', (result -> 'errors') || jsonb_build_array(jsonb_build_object('row', 0, 'message', $1::text)))
-      WHERE id = $2 AND status IN ('QUEUED', 'RUNNING')`,
-    [message, jobId],
-  );
+  await failJob(sql, { jobId, message });
 }

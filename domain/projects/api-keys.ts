@@ -1,6 +1,5 @@
 import { constantTimeEqual, randomBase62, sha256 } from '../shared/secrets.js';
-
-export type KeyKind = 'public' | 'secret';
+import type { KeyKind } from './key-kind.pure.js';
 
 export interface ProjectKeys {
   publicKey: string;

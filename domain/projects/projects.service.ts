@@ -1,8 +1,11 @@
 import { Project, ProjectMember, type User } from '../../db/entities/index.js';
-import type { ProjectSettings } from '../../db/entities/project.entity.js';
-import type { ProjectRole } from '../../db/entities/project-member.entity.js';
-import { DomainError, forbidden, notFound } from '../shared/errors.js';
+import {
+  deleteProjectData,
+  findProjectByPublicKey,
+  findProjectBySecretKeyHash,
+} from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { DomainError, forbidden, notFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import {
   generateProjectKeys,
@@ -10,9 +13,11 @@ import {
   keyKindOf,
   maskSecretKey,
   secretKeyHint,
-  type KeyKind,
   type ProjectKeys,
 } from './api-keys.js';
+import type { KeyKind } from './key-kind.pure.js';
+import { projectSettings, type ProjectSettings } from './project-settings.pure.js';
+import { roleAtLeast, whoMay, type ProjectRole } from './roles.pure.js';
 
 export interface ProjectView {
   id: string;
@@ -26,8 +31,6 @@ export interface ProjectView {
   updatedAt: string;
 }
 
-const DEFAULT_SETTINGS: Required<ProjectSettings> = { trackingEnabled: true };
-
 /** The secret key is never readable after creation or rotation; reads show a masked form. */
 export function toProjectView(project: Project, role?: ProjectRole): ProjectView {
   return {
@@ -35,7 +38,7 @@ export function toProjectView(project: Project, role?: ProjectRole): ProjectView
     name: project.name,
     publicKey: project.publicKey,
     secretKey: maskSecretKey(project.secretKeyHint),
-    settings: { ...DEFAULT_SETTINGS, ...project.settings },
+    settings: projectSettings(project.settings),
     disabled: Boolean(project.disabledAt),
     role,
     createdAt: project.createdAt.toISOString(),
@@ -127,38 +130,14 @@ export async function regenerateKeys({
   return { project, keys };
 }
 
-/** Tables holding a project's data (not its identity, keys or members), wiped by a reset. */
-const PROJECT_DATA_TABLES = [
-  'events',
-  'jobs',
-  'idempotency_keys',
-  'emails',
-  'attachments',
-  'suppressions',
-  'uploads',
-  'contacts',
-];
-
 export async function resetProject({
-  em,
+  sql,
   projectId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
 }): Promise<void> {
-  await getProject({ em, projectId });
-  await em.transactional(async (tx) => {
-    for (const table of PROJECT_DATA_TABLES) {
-      await tx
-        .getConnection()
-        .execute(
-          `DELETE FROM ${table} WHERE project_id = ?`,
-          [projectId],
-          'run',
-          tx.getTransactionContext(),
-        );
-    }
-  });
+  if (!(await deleteProjectData(sql, { projectId }))) throw notFound('Project');
 }
 
 export async function deleteProject({
@@ -189,25 +168,11 @@ export async function authenticateApiKey({
 }): Promise<KeyIdentity | undefined> {
   const kind = keyKindOf(key);
   if (!kind) return undefined;
-  const [row] =
+  const row =
     kind === 'public'
-      ? await sql.query<{ id: string; disabled: boolean }>(
-          'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE public_key = $1',
-          [key],
-          'project-by-public-key',
-        )
-      : await sql.query<{ id: string; disabled: boolean }>(
-          'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE secret_key_hash = $1',
-          [hashSecretKey(key)],
-          'project-by-secret-key',
-        );
+      ? await findProjectByPublicKey(sql, { publicKey: key })
+      : await findProjectBySecretKeyHash(sql, { secretKeyHash: hashSecretKey(key) });
   return row ? { projectId: row.id, kind, disabled: row.disabled } : undefined;
-}
-
-const ROLE_RANK: Record<ProjectRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
-
-export function roleAtLeast(role: ProjectRole, required: ProjectRole): boolean {
-  return ROLE_RANK[role] >= ROLE_RANK[required];
 }
 
 /** A project the user is not a member of does not exist for them (404, never 403). */
@@ -225,12 +190,9 @@ export async function membershipRole({
   return membership.role;
 }
 
+/** Throws 403 unless `role` is at least `required`. */
 export function requireRole(role: ProjectRole, required: ProjectRole, action: string): void {
-  if (!roleAtLeast(role, required)) {
-    throw forbidden(
-      `Only ${required === 'OWNER' ? 'an OWNER' : 'an OWNER or ADMIN'} can ${action}`,
-    );
-  }
+  if (!roleAtLeast(role, required)) throw forbidden(`Only ${whoMay(required)} can ${action}`);
 }
 
 export function assertProjectEnabled(project: { disabledAt?: Date | null }): void {

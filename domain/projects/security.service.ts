@@ -1,5 +1,7 @@
-import type { Em } from '../shared/ports.js';
-import { getProject } from './projects.service.js';
+import { sendingHealth } from '../../db/sql/projects.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { notFound } from '../shared/errors.js';
+import type { SecurityStatus } from './security-status.pure.js';
 
 export const SECURITY_WINDOW_DAYS = 30;
 // Thresholds at which mailbox providers start to distrust a sender.
@@ -14,36 +16,25 @@ export interface SecurityView {
   complained: number;
   bounceRate: number;
   complaintRate: number;
-  status: 'HEALTHY' | 'WARNING' | 'SUSPENDED';
+  status: SecurityStatus;
   disabled: boolean;
   suspensions: { reason: string; since: string }[];
 }
 
 /** Rates are fractions (0..1) of the emails that left in the window; zero when none did. */
 export async function projectSecurity({
-  em,
+  sql,
   projectId,
 }: {
-  em: Em;
+  sql: Sql;
   projectId: string;
 }): Promise<SecurityView> {
-  const project = await getProject({ em, projectId });
-  const [row] = await em
-    .getConnection()
-    .execute<{ sent: string; bounced: string; complained: string }[]>(
-      `SELECT count(*) FILTER (WHERE sent_at IS NOT NULL) AS sent,
-            count(*) FILTER (WHERE bounced_at IS NOT NULL) AS bounced,
-            count(*) FILTER (WHERE complained_at IS NOT NULL) AS complained
-       FROM emails
-      WHERE project_id = ? AND created_at > now() - make_interval(days => ?)`,
-      [projectId, SECURITY_WINDOW_DAYS],
-    );
-  const sent = Number(row?.sent ?? 0);
-  const bounced = Number(row?.bounced ?? 0);
-  const complained = Number(row?.complained ?? 0);
+  const health = await sendingHealth(sql, { projectId, days: SECURITY_WINDOW_DAYS });
+  if (!health) throw notFound('Project');
+  const { sent, bounced, complained } = health;
   const bounceRate = sent > 0 ? bounced / sent : 0;
   const complaintRate = sent > 0 ? complained / sent : 0;
-  const disabled = Boolean(project.disabledAt);
+  const disabled = health.disabled_at !== null;
   const warning = bounceRate >= BOUNCE_RATE_WARNING || complaintRate >= COMPLAINT_RATE_WARNING;
   return {
     projectId,
@@ -55,8 +46,13 @@ export async function projectSecurity({
     complaintRate,
     status: disabled ? 'SUSPENDED' : warning ? 'WARNING' : 'HEALTHY',
     disabled,
-    suspensions: project.disabledAt
-      ? [{ reason: project.disabledReason ?? 'disabled', since: project.disabledAt.toISOString() }]
+    suspensions: health.disabled_at
+      ? [
+          {
+            reason: health.disabled_reason ?? 'disabled',
+            since: new Date(health.disabled_at).toISOString(),
+          },
+        ]
       : [],
   };
 }

@@ -1,5 +1,4 @@
-import type { User } from '../../db/entities/index.js';
-import { ProjectMember } from '../../db/entities/index.js';
+import { Email, ProjectMember, type User } from '../../db/entities/index.js';
 import type { Em } from '../shared/ports.js';
 import { getProject } from './projects.service.js';
 
@@ -28,16 +27,15 @@ export async function projectSetupState({
     { populate: ['user'] },
   );
   const memberCount = await em.count(ProjectMember, { project: projectId });
-  const [sent] = await em
-    .getConnection()
-    .execute<{ any: boolean }[]>(
-      'SELECT EXISTS (SELECT 1 FROM emails WHERE project_id = ? AND sent_at IS NOT NULL) AS any',
-      [projectId],
-    );
+  const sent = await em.findOne(
+    Email,
+    { project: projectId, sentAt: { $ne: null } },
+    { fields: ['id'] },
+  );
   const steps = {
     ownerEmailVerified: owners.some((o) => Boolean((o.user as User).emailVerifiedAt)),
     teamInvited: memberCount > 1,
-    emailSent: Boolean(sent?.any),
+    emailSent: sent !== null,
   };
   return { projectId, steps, completed: Object.values(steps).every(Boolean) };
 }

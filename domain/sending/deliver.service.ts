@@ -1,52 +1,19 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { compile as compileHtmlToText } from 'html-to-text';
+import { findAttachments } from '../../db/sql/attachments.sql.js';
+import {
+  markEmailFailed,
+  markEmailSent,
+  takeEmailForRetry,
+  type DeliverableEmail,
+} from '../../db/sql/email-delivery.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { decryptSecret } from '../shared/encryption.js';
-import { recordEmailEvent } from './email-events.js';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../shared/ports.js';
 import { renderTemplate } from '../templates/template-engine.js';
 import { signLinkToken } from '../tracking/tokens.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
-
-/** An email row with what delivering it needs: its domain's DKIM key and the project's setting. */
-export interface DeliverableEmail {
-  id: string;
-  project_id: string;
-  contact_id: string | null;
-  template_id: string | null;
-  status: string;
-  type: 'TRANSACTIONAL' | 'MARKETING';
-  tracking_enabled: boolean;
-  to_address: string;
-  to_name: string | null;
-  from_address: string;
-  from_name: string | null;
-  reply_to: string | null;
-  subject: string;
-  body: string;
-  headers: Record<string, string>;
-  variables: Record<string, unknown>;
-  attachment_ids: string[];
-  domain: string | null;
-  selector: string | null;
-  dkim_private_key: string | null;
-}
-
-/**
- * DeliverableEmail rows for the emails that `picked` (a statement returning `emails` rows, such
- * as a claiming UPDATE) answers, in one round trip.
- */
-export function deliverableEmailsQuery(picked: string): string {
-  return `WITH picked AS (${picked})
-  SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address, e.to_name,
-         e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers, e.variables,
-         e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
-         coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
-    FROM picked e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
-   ORDER BY e.created_at`;
-}
-
-export type DeliveryOutcome = 'SENT' | 'FAILED' | 'SKIPPED';
+import type { DeliveryOutcome } from './email-status.pure.js';
 
 // Compiled once: converting with fresh options compiles their selectors on every call.
 const htmlToText = compileHtmlToText({ wordwrap: 78 });
@@ -80,13 +47,10 @@ export async function failEmail({
   emailId: string;
   error: string;
 }): Promise<void> {
-  await sql.transaction(async (tx) => {
-    const [row] = await tx.query<DeliverableEmail>(
-      `UPDATE emails SET status = 'FAILED', error = $2, claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1 AND status = 'QUEUED' RETURNING *`,
-      [emailId, error.slice(0, 1000)],
-    );
-    if (row) await recordEmailEvent(tx, row, 'email.failed', { error: error.slice(0, 200) });
+  await markEmailFailed(sql, {
+    emailId,
+    error: error.slice(0, 1000),
+    eventError: error.slice(0, 200),
   });
 }
 
@@ -127,16 +91,7 @@ export async function composeMessage({
     return { failed: `Render failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   const attachments = row.attachment_ids.length
-    ? await sql.query<{
-        filename: string;
-        content_type: string;
-        content_id: string | null;
-        disposition: 'attachment' | 'inline';
-        content: Buffer;
-      }>(
-        'SELECT filename, content_type, content_id, disposition, content FROM attachments WHERE id = ANY($1::uuid[]) ORDER BY id',
-        [row.attachment_ids],
-      )
+    ? await findAttachments(sql, { ids: row.attachment_ids })
     : [];
   if (row.tracking_enabled) {
     html = rewriteLinks(
@@ -201,7 +156,7 @@ export async function sendAndRecord({
   mailer: Mailer;
   emailId: string;
   composed: { message: OutgoingMessage; subject: string };
-}): Promise<'SENT' | 'FAILED'> {
+}): Promise<Exclude<DeliveryOutcome, 'SKIPPED'>> {
   const { message, subject } = composed;
   // A connection is held before the SMTP transaction, so the moment the server accepts, one
   // statement records SENT and `email.sent` without waiting for the pool: that gap, a round trip,
@@ -216,20 +171,11 @@ export async function sendAndRecord({
       }
       throw error;
     }
-    await held.query(
-      `WITH sent AS (
-         UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3,
-                claimed_by = NULL, claimed_until = NULL
-          WHERE id = $1 AND status = 'QUEUED'
-          RETURNING id, project_id, contact_id, subject, template_id, message_id)
-       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT uuid_generate_v7(), project_id, contact_id, 'email.sent',
-              jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
-                'subject', subject, 'templateId', template_id)), now()
-         FROM sent WHERE contact_id IS NOT NULL`,
-      [emailId, message.messageId, subject],
-      'email-sent',
-    );
+    await markEmailSent(held, {
+      emailId,
+      messageId: message.messageId ?? null,
+      subject,
+    });
     return 'SENT';
   });
 }
@@ -252,14 +198,7 @@ export async function deliverEmail({
   encryptionKey: string;
   publicUrl: string;
 }): Promise<DeliveryOutcome> {
-  // Marks the email as in its workflow's hands (idempotent), so delivery lanes leave it alone.
-  const [row] = await sql.query<DeliverableEmail>(
-    deliverableEmailsQuery(
-      `UPDATE emails SET workflow_started_at = coalesce(workflow_started_at, now())
-        WHERE id = $1 RETURNING *`,
-    ),
-    [emailId],
-  );
+  const row = await takeEmailForRetry(sql, { emailId });
   if (!row || row.status !== 'QUEUED') return 'SKIPPED';
   const composed = await composeMessage({ sql, row, encryptionKey, publicUrl });
   if ('failed' in composed) {

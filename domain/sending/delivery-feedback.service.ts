@@ -1,11 +1,30 @@
 import { createHmac } from 'node:crypto';
+import {
+  lockEmailForFeedback,
+  markEmailBounced,
+  markEmailComplained,
+  markEmailDelivered,
+  suppressAddress,
+} from '../../db/sql/emails.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
 import { DomainError } from '../shared/errors.js';
+import type { FetchText } from '../shared/ports.js';
 import { constantTimeEqual } from '../shared/secrets.js';
-import { recordEmailEvent, type EmailEventSource } from './email-events.js';
+import type { Feedback } from './delivery-feedback.pure.js';
+import { recordEmailEvent } from './email-events.js';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** What receiving reports from the mail infrastructure needs. */
+export interface FeedbackSettings {
+  sql: Sql;
+  /** Signs POST /webhooks/email (EMAIL_WEBHOOK_SECRET). */
+  webhookSecret: string;
+  /** Where SNS signing certificates and subscription confirmations may be fetched from. */
+  snsUrlPattern: RegExp;
+  fetchText: FetchText;
+}
 
 /**
  * Checks `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` made with
@@ -38,13 +57,6 @@ export function verifyWebhookSignature({
   }
 }
 
-export type Feedback =
-  { type: 'delivered' } | { type: 'bounced'; bounceType: 'hard' | 'soft' } | { type: 'complained' };
-
-interface EmailRow extends EmailEventSource {
-  to_address: string;
-}
-
 /**
  * What the mail infrastructure reports about a sent email. Each state change happens once (a
  * retried callback finds it done and records nothing more). A hard bounce or a complaint puts
@@ -62,37 +74,28 @@ export async function applyDeliveryFeedback({
   feedback: Feedback;
 }): Promise<{ applied: boolean }> {
   return sql.transaction(async (tx) => {
-    const [email] = await tx.query<EmailRow>(
-      `SELECT id, project_id, contact_id, subject, template_id, message_id, to_address FROM emails
-        WHERE ($1::uuid IS NOT NULL AND id = $1::uuid) OR ($2::text IS NOT NULL AND message_id = $2::text)
-        LIMIT 1 FOR UPDATE`,
-      [emailId ?? null, messageId ?? null],
-    );
+    const email = await lockEmailForFeedback(tx, { emailId, messageId });
     if (!email) return { applied: false };
     if (feedback.type === 'delivered') {
-      const changed = await tx.query(
-        `UPDATE emails SET status = 'DELIVERED', delivered_at = now() WHERE id = $1 AND delivered_at IS NULL AND status = 'SENT' RETURNING id`,
-        [email.id],
-      );
-      if (changed.length) await recordEmailEvent(tx, email, 'email.delivered');
-      return { applied: changed.length > 0 };
+      const changed = await markEmailDelivered(tx, { emailId: email.id });
+      if (changed) await recordEmailEvent(tx, email, 'email.delivered');
+      return { applied: changed };
     }
     if (feedback.type === 'bounced' && feedback.bounceType === 'soft') {
       await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft' });
       return { applied: true };
     }
-    const column = feedback.type === 'bounced' ? 'bounced_at' : 'complained_at';
-    const changed = await tx.query(
-      `UPDATE emails SET ${column} = now()${feedback.type === 'bounced' ? ", status = 'BOUNCED'" : ''}
-        WHERE id = $1 AND ${column} IS NULL RETURNING id`,
-      [email.id],
-    );
-    if (changed.length === 0) return { applied: false };
+    const changed =
+      feedback.type === 'bounced'
+        ? await markEmailBounced(tx, { emailId: email.id })
+        : await markEmailComplained(tx, { emailId: email.id });
+    if (!changed) return { applied: false };
     const reason = feedback.type === 'bounced' ? 'hard_bounce' : 'complaint';
-    await tx.query(
-      `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, $3) ON CONFLICT (project_id, email) DO NOTHING`,
-      [email.project_id, email.to_address, reason],
-    );
+    await suppressAddress(tx, {
+      projectId: email.project_id,
+      email: email.to_address,
+      reason,
+    });
     if (email.contact_id) {
       await updateContact({
         sql: tx,
@@ -110,4 +113,25 @@ export async function applyDeliveryFeedback({
     );
     return { applied: true };
   });
+}
+
+/** A signed report on POST /webhooks/email: the signature is checked, then the report applied. */
+export async function receiveDeliveryReport({
+  sql,
+  webhookSecret,
+  signature,
+  rawBody,
+  emailId,
+  messageId,
+  feedback,
+}: Pick<FeedbackSettings, 'sql' | 'webhookSecret'> & {
+  /** The X-Signature header. */
+  signature: string;
+  rawBody: string;
+  emailId?: string;
+  messageId?: string;
+  feedback: Feedback;
+}): Promise<{ applied: boolean }> {
+  verifyWebhookSignature({ header: signature, rawBody, secret: webhookSecret });
+  return applyDeliveryFeedback({ sql, emailId, messageId, feedback });
 }

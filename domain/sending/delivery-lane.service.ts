@@ -1,12 +1,14 @@
+import {
+  claimQueuedEmails,
+  holdQueuedEmail,
+  markEmailRetrying,
+  releaseEmailLeases,
+  renewEmailLeases,
+  type DeliverableEmail,
+} from '../../db/sql/email-delivery.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { Mailer, QueueWakeups, WorkflowEngine } from '../shared/ports.js';
-import {
-  composeMessage,
-  deliverableEmailsQuery,
-  failEmail,
-  sendAndRecord,
-  type DeliverableEmail,
-} from './deliver.service.js';
+import { composeMessage, failEmail, sendAndRecord } from './deliver.service.js';
 
 export interface LaneReport {
   sent: number;
@@ -17,39 +19,6 @@ export interface LaneReport {
 
 /** Runs `task` when one of the process's delivery slots (SMTP connections) is free. */
 export type DeliverySlots = <T>(task: () => Promise<T>) => Promise<T>;
-
-/**
- * Claims up to `limit` deliverable emails of a queue, oldest first, under a lease. Rows other
- * lanes hold are skipped; rows this lane's token already holds (a retried attempt of the same
- * lane after its worker died) are taken back at once.
- */
-export async function claimEmails({
-  sql,
-  queue,
-  token,
-  limit,
-  leaseSeconds,
-}: {
-  sql: Sql;
-  queue: string;
-  token: string;
-  limit: number;
-  leaseSeconds: number;
-}): Promise<DeliverableEmail[]> {
-  return sql.query<DeliverableEmail>(
-    deliverableEmailsQuery(`
-      UPDATE emails SET claimed_by = $2, claimed_until = now() + make_interval(secs => $4)
-       WHERE id IN (
-         SELECT id FROM emails
-          WHERE delivery_queue = $1 AND status = 'QUEUED' AND workflow_started_at IS NULL
-            AND (claimed_until IS NULL OR claimed_until < now() OR claimed_by = $2)
-          ORDER BY created_at LIMIT $3
-          FOR UPDATE SKIP LOCKED)
-      RETURNING *`),
-    [queue, token, limit, leaseSeconds],
-    'claim-emails',
-  );
-}
 
 /**
  * Hands an email whose attempt failed temporarily to its own `send-email` workflow, which
@@ -72,19 +41,14 @@ async function handOff({
   try {
     await engine.startSendEmail({ emailId: row.id, projectId: row.project_id });
   } catch {
-    await sql.query(
-      `UPDATE emails SET claimed_by = NULL, claimed_until = now() + make_interval(secs => $2), error = $3
-        WHERE id = $1 AND status = 'QUEUED'`,
-      [row.id, leaseSeconds, error.slice(0, 1000)],
-    );
+    await holdQueuedEmail(sql, {
+      emailId: row.id,
+      seconds: leaseSeconds,
+      error: error.slice(0, 1000),
+    });
     return false;
   }
-  await sql.query(
-    `UPDATE emails SET workflow_started_at = coalesce(workflow_started_at, now()), claimed_by = NULL,
-            claimed_until = NULL, error = $2
-      WHERE id = $1 AND status = 'QUEUED'`,
-    [row.id, error.slice(0, 1000)],
-  );
+  await markEmailRetrying(sql, { emailId: row.id, error: error.slice(0, 1000) });
   return true;
 }
 
@@ -133,13 +97,7 @@ export async function runDeliveryLane({
   const renewal = setInterval(
     () => {
       if (held.size === 0) return;
-      sql
-        .query(
-          `UPDATE emails SET claimed_until = now() + make_interval(secs => $3)
-            WHERE id = ANY($1::uuid[]) AND claimed_by = $2 AND status = 'QUEUED'`,
-          [[...held], token, leaseSeconds],
-        )
-        .catch(() => undefined); // the next renewal tries again; the lease has room for it
+      renewEmailLeases(sql, { emailIds: [...held], token, leaseSeconds }).catch(() => undefined); // the next renewal tries again; the lease has room for it
     },
     (leaseSeconds * 1000) / 3,
   );
@@ -166,7 +124,7 @@ export async function runDeliveryLane({
   try {
     while (!signal.aborted && Date.now() < until) {
       const seen = wakeups.generation();
-      const batch = await claimEmails({ sql, queue, token, limit: batchSize, leaseSeconds });
+      const batch = await claimQueuedEmails(sql, { queue, token, limit: batchSize, leaseSeconds });
       if (batch.length === 0) {
         await wakeups.waitForChange(seen, Math.min(idlePollMs, until - Date.now()), signal);
         continue;
@@ -177,13 +135,7 @@ export async function runDeliveryLane({
   } finally {
     clearInterval(renewal);
     if (held.size > 0) {
-      await sql
-        .query(
-          `UPDATE emails SET claimed_by = NULL, claimed_until = NULL
-            WHERE id = ANY($1::uuid[]) AND claimed_by = $2 AND status = 'QUEUED'`,
-          [[...held], token],
-        )
-        .catch(() => undefined); // left to expire
+      await releaseEmailLeases(sql, { emailIds: [...held], token }).catch(() => undefined); // left to expire
     }
   }
   return report;

@@ -1,17 +1,18 @@
 import { X509Certificate, createVerify } from 'node:crypto';
-import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
 import type { FetchText } from '../shared/ports.js';
-import { applyDeliveryFeedback, type Feedback } from './delivery-feedback.service.js';
+import type { Feedback } from './delivery-feedback.pure.js';
+import { applyDeliveryFeedback, type FeedbackSettings } from './delivery-feedback.service.js';
+import type { SnsMessageType, SnsOutcome, SnsSignatureVersion } from './sns-message.pure.js';
 
 export interface SnsEnvelope {
-  Type: 'Notification' | 'SubscriptionConfirmation' | 'UnsubscribeConfirmation';
+  Type: SnsMessageType;
   MessageId: string;
   TopicArn: string;
   Message: string;
   Timestamp: string;
   Signature: string;
-  SignatureVersion: '1' | '2';
+  SignatureVersion: SnsSignatureVersion;
   SigningCertURL: string;
   Subject?: string;
   SubscribeURL?: string;
@@ -88,18 +89,15 @@ function feedbackOf(event: SesEvent): Feedback | undefined {
 /** A verified SNS message: confirm a subscription, or apply an SES delivery notification. */
 export async function handleSnsEnvelope({
   sql,
-  envelope,
-  allowedUrls,
+  snsUrlPattern,
   fetchText,
-}: {
-  sql: Sql;
+  envelope,
+}: Pick<FeedbackSettings, 'sql' | 'snsUrlPattern' | 'fetchText'> & {
   envelope: SnsEnvelope;
-  allowedUrls: RegExp;
-  fetchText: FetchText;
-}): Promise<{ action: 'confirmed' | 'applied' | 'ignored' }> {
-  await verifySnsEnvelope({ envelope, allowedUrls, fetchText });
+}): Promise<{ action: SnsOutcome }> {
+  await verifySnsEnvelope({ envelope, allowedUrls: snsUrlPattern, fetchText });
   if (envelope.Type === 'SubscriptionConfirmation') {
-    if (!envelope.SubscribeURL || !allowedUrls.test(envelope.SubscribeURL))
+    if (!envelope.SubscribeURL || !snsUrlPattern.test(envelope.SubscribeURL))
       throw rejected('The SubscribeURL is not an SNS URL');
     await fetchText(envelope.SubscribeURL);
     return { action: 'confirmed' };

@@ -1,19 +1,6 @@
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'INVALID_API_KEY'
-  | 'FORBIDDEN'
-  | 'PROJECT_DISABLED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMIT_EXCEEDED'
-  | 'BILLING_LIMIT_EXCEEDED'
-  | 'SIGNUPS_DISABLED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+import type { ErrorCode } from './error-codes.pure.js';
+
+export type { ErrorCode } from './error-codes.pure.js';
 
 export interface FieldError {
   field: string;
@@ -45,5 +32,9 @@ export const notFound = (what: string): DomainError =>
 export const forbidden = (message: string): DomainError => new DomainError('FORBIDDEN', message);
 export const conflict = (message: string, suggestion?: string): DomainError =>
   new DomainError('CONFLICT', message, { suggestion });
-export const fieldInvalid = (field: string, message: string, code = 'invalid'): DomainError =>
-  new DomainError('VALIDATION_ERROR', 'Validation failed', { errors: [{ field, message, code }] });
+
+/** The 422 VALIDATION_ERROR naming each field that is wrong, and why. */
+export const validationError = (errors: FieldError | FieldError[]): DomainError =>
+  new DomainError('VALIDATION_ERROR', 'Validation failed', {
+    errors: Array.isArray(errors) ? errors : [errors],
+  });

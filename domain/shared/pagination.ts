@@ -1,4 +1,4 @@
-import { DomainError } from './errors.js';
+import { validationError } from './errors.js';
 
 // Every id is a UUID; a cursor naming anything else was not made by us.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,9 +28,7 @@ export function decodeCursor(cursor: string): KeysetPosition {
   } catch {
     // fall through to the validation error
   }
-  throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-    errors: [{ field: 'cursor', message: 'Invalid cursor', code: 'invalid_cursor' }],
-  });
+  throw validationError({ field: 'cursor', message: 'Invalid cursor', code: 'invalid_cursor' });
 }
 
 export interface CursorPage<T> {

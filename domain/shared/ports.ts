@@ -1,9 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AttachmentDisposition } from '../sending/attachment-disposition.pure.js';
+import type { SystemEmailKind } from '../system-email/system-email-kind.pure.js';
 
 export type Em = EntityManager;
-
-export type SystemEmailKind = 'VERIFY_EMAIL' | 'RESET_PASSWORD' | 'PROJECT_INVITATION';
 
 export interface SystemEmailRequest {
   /** Unique per request; it names the durable workflow, so a retried start is a no-op. */
@@ -45,7 +45,7 @@ export interface OutgoingMessage {
     content: Buffer;
     contentType: string;
     cid?: string;
-    contentDisposition: 'attachment' | 'inline';
+    contentDisposition: AttachmentDisposition;
   }[];
   /** DKIM-sign with the sending domain's key. */
   dkim?: {

@@ -1,4 +1,4 @@
-import type { SystemEmailKind } from '../shared/ports.js';
+import type { SystemEmailKind } from './system-email-kind.pure.js';
 
 export interface SystemEmailContent {
   subject: string;

@@ -1,6 +1,6 @@
 import nunjucks from 'nunjucks';
 import parser from 'nunjucks/src/parser.js';
-import { DomainError, type FieldError } from '../shared/errors.js';
+import { validationError, type FieldError } from '../shared/errors.js';
 
 // Templates are written by customers, so rendering must not reach the host. nunjucks is not a
 // sandbox by itself (`range.constructor("...")()` reaches Function), so every template is parsed
@@ -95,7 +95,7 @@ export function assertTemplatesValid(sources: Record<string, string | undefined>
   const errors = Object.entries(sources).flatMap(([field, source]) =>
     source === undefined ? [] : templateProblems(source, field),
   );
-  if (errors.length > 0) throw new DomainError('VALIDATION_ERROR', 'Validation failed', { errors });
+  if (errors.length > 0) throw validationError(errors);
 }
 
 // Checked and compiled templates by source: a campaign or a burst of sends renders one template
@@ -108,8 +108,7 @@ function compiledTemplate(source: string, escape: boolean): nunjucks.Template {
   const hit = compiled.get(key);
   if (hit) return hit;
   const problems = templateProblems(source, 'template');
-  if (problems.length > 0)
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', { errors: problems });
+  if (problems.length > 0) throw validationError(problems);
   const template = nunjucks.compile(translatePlunkSyntax(source), escape ? htmlEnv : textEnv);
   if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
   compiled.set(key, template);

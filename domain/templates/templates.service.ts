@@ -1,7 +1,7 @@
 import { Template } from '../../db/entities/index.js';
 import { likeSubstring } from '../../db/sql/keyset.js';
-import type { TemplateType } from '../../db/entities/template.entity.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';
+import type { EmailType } from '../sending/email-type.pure.js';
 import { notFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
@@ -11,7 +11,7 @@ export interface TemplateInput {
   name: string;
   subject: string;
   body: string;
-  type: TemplateType;
+  type: EmailType;
   from: string;
   fromName?: string | null;
   replyTo?: string | null;
@@ -173,7 +173,7 @@ export async function listTemplates({
   limit: number;
   page: number;
   cursor?: string;
-  type?: TemplateType;
+  type?: EmailType;
   search?: string;
 }): Promise<TemplateList> {
   const where: Record<string, unknown> = { project: projectId };

@@ -1,15 +1,20 @@
+import { findEmailEventSource, type EmailEventSource } from '../../db/sql/emails.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { getContact, updateContact } from '../contacts/contacts.service.js';
-import type { ContactView } from '../contacts/contact-view.js';
-import { recordEmailEvent, type EmailEventSource } from '../sending/email-events.js';
+import { recordEmailEvent } from '../sending/email-events.js';
 import { notFound } from '../shared/errors.js';
 import { readLinkToken } from './tokens.js';
 
+/** What the links in emails need: the pool, the key that signs them, and where they point. */
+export interface LinkSettings {
+  sql: Sql;
+  /** Signs and checks link tokens (ENCRYPTION_KEY). */
+  secret: string;
+  publicUrl: string;
+}
+
 async function emailOf(sql: Sql, emailId: string): Promise<EmailEventSource> {
-  const [email] = await sql.query<EmailEventSource>(
-    'SELECT id, project_id, contact_id, subject, template_id, message_id FROM emails WHERE id = $1',
-    [emailId],
-  );
+  const email = await findEmailEventSource(sql, { emailId });
   if (!email) throw notFound('Link');
   return email;
 }
@@ -17,13 +22,9 @@ async function emailOf(sql: Sql, emailId: string): Promise<EmailEventSource> {
 /** The open pixel was fetched: record email.opened. A forged or changed token is a 404. */
 export async function recordOpen({
   sql,
-  token,
   secret,
-}: {
-  sql: Sql;
-  token: string;
-  secret: string;
-}): Promise<void> {
+  token,
+}: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<void> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'o') throw notFound('Link');
   await recordEmailEvent(sql, await emailOf(sql, payload.e), 'email.opened');
@@ -35,13 +36,9 @@ export async function recordOpen({
  */
 export async function followClick({
   sql,
-  token,
   secret,
-}: {
-  sql: Sql;
-  token: string;
-  secret: string;
-}): Promise<string> {
+  token,
+}: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<string> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'c' || !/^https?:\/\//.test(payload.u)) throw notFound('Link');
   await recordEmailEvent(sql, await emailOf(sql, payload.e), 'email.clicked', { link: payload.u });
@@ -54,37 +51,48 @@ function subscriptionOf(token: string, secret: string): { contactId: string; pro
   return { contactId: payload.c, projectId: payload.p };
 }
 
-export async function subscriptionState({
+/** What a subscription page shows: whose it is, its state, and where its buttons post. */
+export interface SubscriptionPage {
+  email: string;
+  subscribed: boolean;
+  unsubscribeUrl: string;
+  subscribeUrl: string;
+}
+
+/** The subscription an email's link stands for; reading it changes nothing. */
+export async function subscriptionPage({
   sql,
-  token,
   secret,
-}: {
-  sql: Sql;
-  token: string;
-  secret: string;
-}): Promise<ContactView> {
+  publicUrl,
+  token,
+}: LinkSettings & { token: string }): Promise<SubscriptionPage> {
   const { contactId, projectId } = subscriptionOf(token, secret);
-  return getContact({ sql, projectId, contactId });
+  const contact = await getContact({ sql, projectId, contactId });
+  return {
+    email: contact.email,
+    subscribed: contact.subscribed,
+    unsubscribeUrl: `${publicUrl}/unsubscribe/${token}`,
+    subscribeUrl: `${publicUrl}/subscribe/${token}`,
+  };
 }
 
 /** Unsubscribe (or resubscribe) from an email link; repeating it changes nothing more. */
 export async function setSubscription({
   sql,
-  token,
   secret,
+  token,
   subscribed,
-}: {
-  sql: Sql;
+}: Pick<LinkSettings, 'sql' | 'secret'> & {
   token: string;
-  secret: string;
   subscribed: boolean;
-}): Promise<ContactView> {
+}): Promise<{ email: string; subscribed: boolean }> {
   const { contactId, projectId } = subscriptionOf(token, secret);
-  return updateContact({
+  const contact = await updateContact({
     sql,
     projectId,
     contactId,
     subscribed,
     source: subscribed ? 'subscribe-link' : 'unsubscribe-link',
   });
+  return { email: contact.email, subscribed: contact.subscribed };
 }

@@ -3,7 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Sql } from '../../db/sql/sql.js';
-import { DomainError, notFound } from '../shared/errors.js';
+import { findUploadContentType, insertUpload } from '../../db/sql/uploads.sql.js';
+import { notFound, validationError } from '../shared/errors.js';
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_TYPES = new Map([
@@ -13,6 +14,13 @@ const IMAGE_TYPES = new Map([
   ['image/webp', 'webp'],
 ]);
 const KEY = /^[0-9a-f-]{36}\.(jpg|png|gif|webp)$/;
+
+/** Where uploads are kept and served from. */
+export interface UploadSettings {
+  sql: Sql;
+  dataDir: string;
+  publicUrl: string;
+}
 
 export interface UploadView {
   url: string;
@@ -28,30 +36,24 @@ export async function storeImage({
   content,
   dataDir,
   publicUrl,
-}: {
-  sql: Sql;
+}: UploadSettings & {
   projectId: string;
   content: Buffer;
-  dataDir: string;
-  publicUrl: string;
 }): Promise<UploadView> {
   const detected = await fileTypeFromBuffer(content);
   const extension = detected ? IMAGE_TYPES.get(detected.mime) : undefined;
   if (!detected || !extension) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', {
-      errors: [
-        { field: 'image', message: 'Upload a JPEG, PNG, GIF or WebP image', code: 'invalid_image' },
-      ],
+    throw validationError({
+      field: 'image',
+      message: 'Upload a JPEG, PNG, GIF or WebP image',
+      code: 'invalid_image',
     });
   }
   const key = `${randomUUID()}.${extension}`;
   const dir = path.join(dataDir, 'uploads');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, key), content);
-  await sql.query(
-    'INSERT INTO uploads (key, project_id, content_type, size) VALUES ($1, $2, $3, $4)',
-    [key, projectId, detected.mime, content.length],
-  );
+  await insertUpload(sql, { key, projectId, contentType: detected.mime, size: content.length });
   return {
     url: `${publicUrl}/uploads/${key}`,
     key,
@@ -64,19 +66,14 @@ export async function readImage({
   sql,
   key,
   dataDir,
-}: {
-  sql: Sql;
+}: Pick<UploadSettings, 'sql' | 'dataDir'> & {
   key: string;
-  dataDir: string;
 }): Promise<{ content: Buffer; contentType: string }> {
   if (!KEY.test(key)) throw notFound('File');
-  const [row] = await sql.query<{ content_type: string }>(
-    'SELECT content_type FROM uploads WHERE key = $1',
-    [key],
-  );
-  if (!row) throw notFound('File');
+  const contentType = await findUploadContentType(sql, { key });
+  if (!contentType) throw notFound('File');
   const content = await readFile(path.join(dataDir, 'uploads', key)).catch(() => {
     throw notFound('File');
   });
-  return { content, contentType: row.content_type };
+  return { content, contentType };
 }

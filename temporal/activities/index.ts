@@ -54,11 +54,7 @@ export function createActivities(deps: ActivityDeps) {
       publicUrl: deps.publicUrl,
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
-    ...createContactJobActivities({
-      orm: deps.orm,
-      sql: deps.sql,
-      importBatchSize: deps.importBatchSize,
-    }),
+    ...createContactJobActivities({ sql: deps.sql, importBatchSize: deps.importBatchSize }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createSql, createSqlPool } from '../../db/sql/sql.js';
-import { claimEmails, runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
+import { claimQueuedEmails } from '../../db/sql/email-delivery.sql.js';
+import { runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
@@ -92,8 +93,7 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
       });
       expect(row.error).toMatch(/451/);
       // Until the lease ends no lane takes it, not even one with the same token.
-      const again = await claimEmails({
-        sql,
+      const again = await claimQueuedEmails(sql, {
         queue,
         token: 'test-lane',
         limit: 50,

@@ -481,4 +481,23 @@ describe('members and roles', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
   });
+
+  it('lets only an OWNER or ADMIN add or remove sending domains (403 for a MEMBER)', async () => {
+    const { owner, member, projectId } = await teamOf();
+    const as = (user: TestUser) => ({
+      cookie: user.cookie,
+      headers: { 'X-Project-Id': projectId },
+    });
+    const domain = `${randomUUID().slice(0, 8)}.members.example.com`;
+    const refused = await stack.api.post('/domains', { ...as(member), body: { domain } });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    const added = await stack.api.post('/domains', { ...as(owner), body: { domain } });
+    expect(added.status, added.text).toBe(201);
+    // A member may still read them and ask for a check.
+    const listed = await stack.api.get(`/domains/project/${projectId}`, as(member));
+    expect(listed.body.map((d: { domain: string }) => d.domain)).toEqual([domain]);
+    expect((await stack.api.delete(`/domains/${added.body.id}`, as(member))).status).toBe(403);
+    expect((await stack.api.delete(`/domains/${added.body.id}`, as(owner))).status).toBe(204);
+  });
 });

@@ -5,12 +5,16 @@ import { ROOT } from '../helpers/processes.js';
 
 const eslint = new ESLint({ cwd: ROOT });
 
-async function restrictedImports(file: string, code: string): Promise<string[]> {
+async function messagesOf(file: string, code: string, ruleId: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
-    .map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
+
+const restrictedImports = (file: string, code: string): Promise<string[]> =>
+  messagesOf(file, code, '@typescript-eslint/no-restricted-imports');
+
+const restrictedSyntax = (file: string, code: string): Promise<string[]> =>
+  messagesOf(file, code, 'no-restricted-syntax');
 
 describe('architecture lint rules', () => {
   it('keeps workflow code deterministic', async () => {
@@ -86,5 +90,61 @@ describe('architecture lint rules', () => {
         "import type { EntityManager } from '@mikro-orm/core';\nexport type A = EntityManager;\n",
       ),
     ).toEqual([]);
+  });
+
+  it('keeps SQL text and raw connections out of the domain (the filter compiler aside)', async () => {
+    const service = 'domain/contacts/probe.service.ts';
+    expect(
+      await restrictedSyntax(
+        service,
+        "export const q = (sql: any) => sql.query('SELECT id FROM contacts WHERE id = $1');\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedSyntax(
+        service,
+        'export const q = (id: string) => `UPDATE contacts SET data = $1 WHERE id = ${id}`;\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedSyntax(
+        service,
+        'export const q = (em: any) => em.getConnection().execute("x");\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedSyntax(
+        service,
+        "// A claiming UPDATE answers the rows.\nexport const a = 'select one';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedSyntax(
+        'domain/segments/filter/compile-sql.pure.ts',
+        "export const q = 'SELECT 1 FROM events WHERE name = $1';\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('lets entities import vocabularies and ids from the domain, nothing else', async () => {
+    const file = 'db/entities/probe.entity.ts';
+    expect(
+      await restrictedImports(
+        file,
+        "import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';\nexport const a = EMAIL_TYPES;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        file,
+        "import { newId } from '../../domain/shared/ids.js';\nexport const a = newId;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        file,
+        "import { sendEmails } from '../../domain/sending/send.service.js';\nexport const a = sendEmails;\n",
+      ),
+    ).toHaveLength(1);
   });
 });

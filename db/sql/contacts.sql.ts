@@ -1,0 +1,193 @@
+import { likeSubstring } from './keyset.js';
+import type { Sql } from './sql.js';
+
+export interface ContactRow {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const CONTACT_COLUMNS = 'id, email, subscribed, data, created_at, updated_at';
+
+export async function findContact(
+  sql: Sql,
+  { projectId, contactId }: { projectId: string; contactId: string },
+): Promise<ContactRow | undefined> {
+  const [row] = await sql.query<ContactRow>(
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE id = $1 AND project_id = $2`,
+    [contactId, projectId],
+  );
+  return row;
+}
+
+/**
+ * PATCH semantics in one statement: `(data - unset) || set` on the current row, the email when
+ * given, and a flip of `subscribed` records contact.subscribed / contact.unsubscribed (with
+ * `source`) under `flipEventId`. Throws a unique violation when the email is another contact's.
+ */
+export async function updateContactRow(
+  sql: Sql,
+  {
+    projectId,
+    contactId,
+    email,
+    subscribed,
+    set,
+    unset,
+    flipEventId,
+    source,
+  }: {
+    projectId: string;
+    contactId: string;
+    email: string | null;
+    subscribed: boolean | null;
+    set: Record<string, unknown>;
+    unset: string[];
+    flipEventId: string;
+    source: string;
+  },
+): Promise<ContactRow | undefined> {
+  const [row] = await sql.query<ContactRow>(
+    `WITH up AS (
+       UPDATE contacts c SET
+         email = coalesce($1::text, c.email),
+         data = (c.data - $2::text[]) || $3::jsonb,
+         subscribed = coalesce($4::boolean, c.subscribed),
+         subscription_changed_at = CASE WHEN $4::boolean IS NOT NULL AND $4::boolean <> c.subscribed
+                                        THEN now() ELSE c.subscription_changed_at END,
+         updated_at = now()
+       WHERE c.id = $5 AND c.project_id = $6
+       RETURNING c.*, (c.subscription_changed_at = now()) AS flipped
+     ),
+     recorded AS (
+       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+       SELECT $7, project_id, id,
+              CASE WHEN subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
+              jsonb_build_object('source', $8::text), now()
+         FROM up WHERE flipped
+       RETURNING id
+     )
+     SELECT ${CONTACT_COLUMNS} FROM up`,
+    [email, unset, JSON.stringify(set), subscribed, contactId, projectId, flipEventId, source],
+  );
+  return row;
+}
+
+/** Deletes one contact (its events go with it); false when the project has no such contact. */
+export async function deleteContactRow(
+  sql: Sql,
+  { projectId, contactId }: { projectId: string; contactId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    'DELETE FROM contacts WHERE id = $1 AND project_id = $2 RETURNING id',
+    [contactId, projectId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A page of contacts, newest first, after the keyset `afterId` (ids are time-ordered UUID v7);
+ * `limit + 1` rows come back so the caller can tell whether more follow. `search` matches part
+ * of the email, any case.
+ */
+export async function listContactRows(
+  sql: Sql,
+  {
+    projectId,
+    search,
+    afterId,
+    limit,
+  }: { projectId: string; search?: string; afterId?: string; limit: number },
+): Promise<ContactRow[]> {
+  return sql.query<ContactRow>(
+    `SELECT ${CONTACT_COLUMNS} FROM contacts
+      WHERE project_id = $1
+        AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')
+        AND ($3::uuid IS NULL OR id < $3::uuid)
+      ORDER BY id DESC LIMIT $4`,
+    [projectId, search ? likeSubstring(search) : null, afterId ?? null, limit + 1],
+  );
+}
+
+export async function countContacts(
+  sql: Sql,
+  { projectId, search }: { projectId: string; search?: string },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM contacts
+      WHERE project_id = $1 AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')`,
+    [projectId, search ? likeSubstring(search) : null],
+  );
+  return row?.n ?? 0;
+}
+
+export async function findContactsByEmail(
+  sql: Sql,
+  { projectId, emails }: { projectId: string; emails: string[] },
+): Promise<{ id: string; email: string }[]> {
+  return sql.query<{ id: string; email: string }>(
+    'SELECT id, email FROM contacts WHERE project_id = $1 AND email = ANY($2::text[])',
+    [projectId, emails],
+  );
+}
+
+export async function contactExists(
+  sql: Sql,
+  { projectId, contactId }: { projectId: string; contactId: string },
+): Promise<boolean> {
+  const rows = await sql.query('SELECT 1 FROM contacts WHERE id = $1 AND project_id = $2', [
+    contactId,
+    projectId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Deletes the project's contacts among `contactIds`; answers how many there were. */
+export async function deleteContactsById(
+  sql: Sql,
+  { projectId, contactIds }: { projectId: string; contactIds: string[] },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[]) RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [projectId, contactIds],
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * Sets `subscribed` on the project's contacts among `contactIds` whose state differs, recording
+ * one contact.subscribed / contact.unsubscribed event (with `source`) per contact that flipped;
+ * answers how many flipped.
+ */
+export async function setSubscriptionById(
+  sql: Sql,
+  {
+    projectId,
+    contactIds,
+    subscribed,
+    source,
+  }: { projectId: string; contactIds: string[]; subscribed: boolean; source: string },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `WITH flipped AS (
+       UPDATE contacts SET subscribed = $1, subscription_changed_at = now(), updated_at = now()
+        WHERE project_id = $2 AND subscribed <> $1 AND id = ANY($3::uuid[])
+       RETURNING id, project_id
+     ),
+     recorded AS (
+       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+       SELECT uuid_generate_v7(), project_id, id,
+              CASE WHEN $1 THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
+              jsonb_build_object('source', $4::text), now()
+         FROM flipped
+       RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM flipped`,
+    [subscribed, projectId, contactIds, source],
+  );
+  return row?.n ?? 0;
+}

@@ -1,0 +1,93 @@
+import type { Sql } from './sql.js';
+
+/** What an `email.*` event says about its email. */
+export interface EmailEventSource {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  subject: string;
+  template_id: string | null;
+  message_id?: string | null;
+}
+
+export async function findEmailEventSource(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<EmailEventSource | undefined> {
+  const [row] = await sql.query<EmailEventSource>(
+    'SELECT id, project_id, contact_id, subject, template_id, message_id FROM emails WHERE id = $1',
+    [emailId],
+  );
+  return row;
+}
+
+export interface FeedbackEmailRow extends EmailEventSource {
+  to_address: string;
+}
+
+/**
+ * The email a delivery report is about, by id or Message-ID, locked for the rest of the
+ * transaction so concurrent reports about it apply one after another.
+ */
+export async function lockEmailForFeedback(
+  sql: Sql,
+  { emailId, messageId }: { emailId?: string; messageId?: string },
+): Promise<FeedbackEmailRow | undefined> {
+  const [row] = await sql.query<FeedbackEmailRow>(
+    `SELECT id, project_id, contact_id, subject, template_id, message_id, to_address FROM emails
+      WHERE ($1::uuid IS NOT NULL AND id = $1::uuid) OR ($2::text IS NOT NULL AND message_id = $2::text)
+      LIMIT 1 FOR UPDATE`,
+    [emailId ?? null, messageId ?? null],
+  );
+  return row;
+}
+
+/** SENT becomes DELIVERED, once; false when it already was (or was never sent). */
+export async function markEmailDelivered(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE emails SET status = 'DELIVERED', delivered_at = now()
+      WHERE id = $1 AND delivered_at IS NULL AND status = 'SENT' RETURNING id`,
+    [emailId],
+  );
+  return rows.length > 0;
+}
+
+/** A hard bounce, recorded once; false when it already was. */
+export async function markEmailBounced(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE emails SET bounced_at = now(), status = 'BOUNCED'
+      WHERE id = $1 AND bounced_at IS NULL RETURNING id`,
+    [emailId],
+  );
+  return rows.length > 0;
+}
+
+/** A spam complaint, recorded once; false when it already was. */
+export async function markEmailComplained(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    'UPDATE emails SET complained_at = now() WHERE id = $1 AND complained_at IS NULL RETURNING id',
+    [emailId],
+  );
+  return rows.length > 0;
+}
+
+/** Puts an address on the project's suppression list (the first reason stays). */
+export async function suppressAddress(
+  sql: Sql,
+  { projectId, email, reason }: { projectId: string; email: string; reason: string },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, $3)
+     ON CONFLICT (project_id, email) DO NOTHING`,
+    [projectId, email, reason],
+  );
+}

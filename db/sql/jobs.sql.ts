@@ -1,0 +1,93 @@
+import type { JobResult } from '../../domain/jobs/job-result.pure.js';
+import type { JobStatus } from '../../domain/jobs/job-status.pure.js';
+import type { JobType } from '../../domain/jobs/job-type.pure.js';
+import type { Sql } from './sql.js';
+
+export interface JobRow {
+  id: string;
+  project_id: string;
+  type: JobType;
+  status: JobStatus;
+  input: { contactIds?: string[] } & Record<string, unknown>;
+  processed: number;
+  total: number | null;
+  result: JobResult;
+}
+
+/** QUEUED becomes RUNNING (once), and the job is answered in whatever status it is. */
+export async function startJob(
+  sql: Sql,
+  { jobId }: { jobId: string },
+): Promise<JobRow | undefined> {
+  const [row] = await sql.query<JobRow>(
+    `WITH started AS (
+       UPDATE jobs SET status = 'RUNNING', started_at = now()
+        WHERE id = $1 AND status = 'QUEUED'
+        RETURNING id, project_id, type, status, input, processed, total, result)
+     SELECT * FROM started
+     UNION ALL
+     SELECT id, project_id, type, status, input, processed, total, result FROM jobs
+      WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM started)`,
+    [jobId],
+  );
+  return row;
+}
+
+export async function findJobFile(
+  sql: Sql,
+  { jobId }: { jobId: string },
+): Promise<Buffer | undefined> {
+  const [row] = await sql.query<{ content: Buffer }>(
+    'SELECT content FROM job_files WHERE job_id = $1',
+    [jobId],
+  );
+  return row?.content;
+}
+
+export async function setJobTotal(
+  sql: Sql,
+  { jobId, total }: { jobId: string; total: number },
+): Promise<void> {
+  await sql.query('UPDATE jobs SET total = $2 WHERE id = $1', [jobId, total]);
+}
+
+/**
+ * Moves the job's progress from `from` to `to` with its counts so far, only if it still stands
+ * at `from`: false means another attempt moved it (run in the transaction of the work counted).
+ */
+export async function advanceJobProgress(
+  sql: Sql,
+  { jobId, from, to, result }: { jobId: string; from: number; to: number; result: JobResult },
+): Promise<boolean> {
+  const moved = await sql.query(
+    'UPDATE jobs SET processed = $2, result = $3 WHERE id = $1 AND processed = $4 RETURNING id',
+    [jobId, to, JSON.stringify(result), from],
+  );
+  return moved.length > 0;
+}
+
+/** RUNNING becomes COMPLETED, with the final progress and counts when given. */
+export async function completeJob(
+  sql: Sql,
+  { jobId, processed, result }: { jobId: string; processed?: number; result?: JobResult },
+): Promise<void> {
+  await sql.query(
+    `UPDATE jobs SET status = 'COMPLETED', finished_at = now(),
+            processed = coalesce($2, processed), result = coalesce($3::jsonb, result)
+      WHERE id = $1 AND status = 'RUNNING'`,
+    [jobId, processed ?? null, result ? JSON.stringify(result) : null],
+  );
+}
+
+/** An unfinished job becomes FAILED; `message` joins its errors (as row 0), counts are kept. */
+export async function failJob(
+  sql: Sql,
+  { jobId, message }: { jobId: string; message: string },
+): Promise<void> {
+  await sql.query(
+    `UPDATE jobs SET status = 'FAILED', finished_at = now(),
+            result = jsonb_set(result, '{errors}', (result -> 'errors') || jsonb_build_array(jsonb_build_object('row', 0, 'message', $2::text)))
+      WHERE id = $1 AND status IN ('QUEUED', 'RUNNING')`,
+    [jobId, message],
+  );
+}

@@ -1,0 +1,94 @@
+import type { Sql } from './sql.js';
+
+export interface ProjectKeyRow {
+  id: string;
+  disabled: boolean;
+}
+
+/** The project of a public key. Runs on every tracked event: one prepared statement. */
+export async function findProjectByPublicKey(
+  sql: Sql,
+  { publicKey }: { publicKey: string },
+): Promise<ProjectKeyRow | undefined> {
+  const [row] = await sql.query<ProjectKeyRow>(
+    'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE public_key = $1',
+    [publicKey],
+    'project-by-public-key',
+  );
+  return row;
+}
+
+/** The project of a secret key, by the key's hash. Runs on every API request. */
+export async function findProjectBySecretKeyHash(
+  sql: Sql,
+  { secretKeyHash }: { secretKeyHash: string },
+): Promise<ProjectKeyRow | undefined> {
+  const [row] = await sql.query<ProjectKeyRow>(
+    'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE secret_key_hash = $1',
+    [secretKeyHash],
+    'project-by-secret-key',
+  );
+  return row;
+}
+
+// Tables holding a project's data (not its identity, keys or members), wiped by a reset.
+// Children before the contacts they reference.
+const PROJECT_DATA_TABLES: readonly string[] = [
+  'events',
+  'jobs',
+  'idempotency_keys',
+  'emails',
+  'attachments',
+  'suppressions',
+  'uploads',
+  'contacts',
+];
+
+/**
+ * Deletes every row of the project's data, in one transaction that first locks the project row
+ * (so nothing of it is written meanwhile). Answers false when there is no such project.
+ */
+export async function deleteProjectData(
+  sql: Sql,
+  { projectId }: { projectId: string },
+): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    const found = await tx.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+    if (found.length === 0) return false;
+    for (const table of PROJECT_DATA_TABLES) {
+      await tx.query(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+    }
+    return true;
+  });
+}
+
+export interface SendingHealthRow {
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  sent: number;
+  bounced: number;
+  complained: number;
+}
+
+/**
+ * The project's suspension and how many of the emails it created in the last `days` left,
+ * bounced and were complained about; undefined when there is no such project.
+ */
+export async function sendingHealth(
+  sql: Sql,
+  { projectId, days }: { projectId: string; days: number },
+): Promise<SendingHealthRow | undefined> {
+  const [row] = await sql.query<SendingHealthRow>(
+    `SELECT p.disabled_at, p.disabled_reason, c.sent, c.bounced, c.complained
+       FROM projects p
+       CROSS JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE sent_at IS NOT NULL)::int AS sent,
+                count(*) FILTER (WHERE bounced_at IS NOT NULL)::int AS bounced,
+                count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complained
+           FROM emails
+          WHERE project_id = p.id AND created_at > now() - make_interval(days => $2)) c
+      WHERE p.id = $1`,
+    [projectId, days],
+  );
+  return row;
+}

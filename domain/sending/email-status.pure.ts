@@ -1,0 +1,20 @@
+/** Where an email is: accepted (QUEUED or SUPPRESSED), then what delivery made of it. */
+export const EMAIL_STATUSES = [
+  'QUEUED',
+  'SENT',
+  'DELIVERED',
+  'BOUNCED',
+  'FAILED',
+  'SUPPRESSED',
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** The statuses an accepted email starts in (POST /v1/send answers one per recipient). */
+export const ACCEPTED_EMAIL_STATUSES = [
+  'QUEUED',
+  'SUPPRESSED',
+] as const satisfies readonly EmailStatus[];
+export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];
+
+/** What one delivery attempt did with an email; SKIPPED when it was no longer queued. */
+export type DeliveryOutcome = Extract<EmailStatus, 'SENT' | 'FAILED'> | 'SKIPPED';

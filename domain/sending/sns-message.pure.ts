@@ -1,0 +1,14 @@
+// The parts of an Amazon SNS message (SES notifications arrive through SNS) that are a closed set.
+export const SNS_MESSAGE_TYPES = [
+  'Notification',
+  'SubscriptionConfirmation',
+  'UnsubscribeConfirmation',
+] as const;
+export type SnsMessageType = (typeof SNS_MESSAGE_TYPES)[number];
+
+export const SNS_SIGNATURE_VERSIONS = ['1', '2'] as const;
+export type SnsSignatureVersion = (typeof SNS_SIGNATURE_VERSIONS)[number];
+
+/** What receiving an SNS message did. */
+export const SNS_OUTCOMES = ['confirmed', 'applied', 'ignored'] as const;
+export type SnsOutcome = (typeof SNS_OUTCOMES)[number];

@@ -1,0 +1,3 @@
+/** The account emails the service sends itself (not a project's mail). */
+export const SYSTEM_EMAIL_KINDS = ['VERIFY_EMAIL', 'RESET_PASSWORD', 'PROJECT_INVITATION'] as const;
+export type SystemEmailKind = (typeof SYSTEM_EMAIL_KINDS)[number];

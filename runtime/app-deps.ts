@@ -1,0 +1,71 @@
+import type { AppDeps } from '../api/deps.js';
+import type { Orm } from '../db/orm.js';
+import type { Sql } from '../db/sql/sql.js';
+import { installationFeatures } from '../domain/installation/installation-features.pure.js';
+import type {
+  DnsResolver,
+  FetchText,
+  QueueNotifier,
+  RateLimiter,
+  WorkflowEngine,
+} from '../domain/shared/ports.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+
+/** The one place where configuration becomes what each domain needs (see AppDeps). */
+export function createAppDeps({
+  config,
+  orm,
+  sql,
+  engine,
+  dns,
+  rateLimiter,
+  queueNotifier,
+  fetchText,
+  logger,
+}: {
+  config: Config;
+  orm: Pick<Orm, 'em'>;
+  sql: Sql;
+  engine: WorkflowEngine;
+  dns: DnsResolver;
+  rateLimiter: RateLimiter;
+  queueNotifier: QueueNotifier;
+  fetchText: FetchText;
+  logger: Logger;
+}): AppDeps {
+  const { publicUrl, secrets } = config;
+  return {
+    orm,
+    sql,
+    engine,
+    dns,
+    rateLimiter,
+    logger,
+    http: {
+      trustProxy: config.trustProxy,
+      publicUrl,
+      secureCookies: publicUrl.startsWith('https:'),
+    },
+    accounts: {
+      engine,
+      sessionSecret: secrets.JWT_SECRET,
+      signupsDisabled: config.disableSignups,
+    },
+    domains: { encryptionKey: secrets.ENCRYPTION_KEY, spfInclude: config.spfInclude, dns },
+    // Mail accepted by this API is delivered by the workers of its task queue.
+    sending: { sql, deliveryQueue: config.temporal.taskQueue, queueNotifier },
+    links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },
+    uploads: { sql, dataDir: config.dataDir, publicUrl },
+    feedback: {
+      sql,
+      webhookSecret: secrets.EMAIL_WEBHOOK_SECRET,
+      snsUrlPattern: config.snsUrlPattern,
+      fetchText,
+    },
+    features: installationFeatures({
+      signupsDisabled: config.disableSignups,
+      billingConfigured: Boolean(config.stripe.secretKey),
+    }),
+  };
+}
