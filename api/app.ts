@@ -29,8 +29,8 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     const em = deps.orm.em.fork();
     const auth = await authenticate({ ctx, em, deps, mode: route.auth });
     ctx.state.auth = auth;
-    if (route.role) authorise({ auth, role: route.role });
     if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
+    if (route.role) authorise({ auth, role: route.role });
     const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : {};
     const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : {};
     const body = route.body

@@ -5,7 +5,7 @@ import {
   findProjectBySecretKeyHash,
 } from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { DomainError, forbidden, notFound } from '../shared/errors.js';
+import { forbidden, notFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import {
   generateProjectKeys,
@@ -193,8 +193,4 @@ export async function membershipRole({
 /** Throws 403 unless `role` is at least `required`. */
 export function requireRole(role: ProjectRole, required: ProjectRole, action: string): void {
   if (!roleAtLeast(role, required)) throw forbidden(`Only ${whoMay(required)} can ${action}`);
-}
-
-export function assertProjectEnabled(project: { disabledAt?: Date | null }): void {
-  if (project.disabledAt) throw new DomainError('PROJECT_DISABLED', 'This project is disabled');
 }

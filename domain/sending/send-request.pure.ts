@@ -47,16 +47,10 @@ export interface SendTemplate {
   replyTo: string | null;
 }
 
-/** What to write for every recipient of an accepted send. */
-export interface SendPlan {
+/** What to write for every recipient of an accepted send: its content, as a template's. */
+export interface SendPlan extends Omit<SendTemplate, 'id'> {
   templateId: string | null;
   domainId: string;
-  type: EmailType;
-  subject: string;
-  body: string;
-  fromAddress: string;
-  fromName: string | null;
-  replyTo: string | null;
   headers: Record<string, string>;
   attachments: SendAttachment[];
   /** In request order, addresses normalised (spec rule 2: each on its own). */
