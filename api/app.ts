@@ -19,6 +19,8 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
   const parse = bodyParser({
     enableTypes: ['json'],
     jsonLimit: route.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // A route with a body reads it whatever its method (DELETE /segments/:id/members has one).
+    parsedMethods: [route.method.toUpperCase()],
     encoding: 'utf-8',
     // Let the error envelope translate parse failures (400) and oversize bodies (413).
     onError: (error) => {

@@ -54,6 +54,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 30s')
     .default('30s'),
+  // How often tracked segments are recomputed (their entry and exit events fire).
+  SEGMENT_RECOMPUTE_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
+    .default('5m'),
+  // Contacts per transaction of a segment compute (its progress is committed per batch).
+  SEGMENT_COMPUTE_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(10_000),
   // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
   EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
   EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
@@ -103,6 +110,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   domainRecheckInterval: string;
   emailDispatchInterval: string;
+  segmentRecomputeInterval: string;
+  segmentComputeBatchSize: number;
   emailDelivery: { lanes: number; laneSeconds: number };
   smtpPoolSize: number;
   spfInclude: string;
@@ -193,6 +202,8 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
+    segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
+    segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     emailDelivery: {
       lanes: env.EMAIL_DELIVERY_LANES,
       laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,

@@ -38,6 +38,7 @@ export async function startWorker({
     settings: temporal,
     domainRecheckEvery: config.domainRecheckInterval,
     emailDispatchEvery: config.emailDispatchInterval,
+    segmentRecomputeEvery: config.segmentRecomputeInterval,
   });
   const engine = TemporalWorkflowEngine.create(temporal);
   const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
@@ -82,6 +83,7 @@ export async function startWorker({
       wakeups,
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
+      segmentComputeBatchSize: config.segmentComputeBatchSize,
     },
   });
   await retryTransient(() => engine.ensureEmailDelivery(emailDelivery, { configure: true }));

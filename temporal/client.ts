@@ -2,6 +2,8 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@tempo
 import type {
   ContactJobRequest,
   EmailDeliverySettings,
+  SegmentComputeRequest,
+  SegmentComputeResult,
   SendEmailRequest,
   SystemEmailRequest,
   WorkflowEngine,
@@ -12,10 +14,17 @@ import { CONFIGURE_EMAIL_DELIVERY } from './shared/signals.js';
 import {
   contactJobWorkflowId,
   emailDeliveryWorkflowId,
+  segmentComputeWorkflowId,
   sendEmailWorkflowId,
   systemEmailWorkflowId,
 } from './shared/workflow-ids.js';
-import type { contactJob, emailDelivery, sendEmail, sendSystemEmail } from './workflows/index.js';
+import type {
+  contactJob,
+  emailDelivery,
+  segmentCompute,
+  sendEmail,
+  sendSystemEmail,
+} from './workflows/index.js';
 
 /** The WorkflowEngine port over Temporal. Starts are idempotent by workflow id. */
 export class TemporalWorkflowEngine implements WorkflowEngine {
@@ -97,6 +106,26 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
       ...options,
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
+  }
+
+  /** A compute that runs is joined (one per segment at a time); a finished one may run again. */
+  private startSegmentComputeRun(request: SegmentComputeRequest) {
+    return this.client.workflow.start<typeof segmentCompute>('segmentCompute', {
+      taskQueue: this.taskQueue,
+      workflowId: segmentComputeWorkflowId(request.segmentId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [request],
+      typedSearchAttributes: [{ key: PROJECT_ID, value: request.projectId }],
+    });
+  }
+
+  async computeSegment(request: SegmentComputeRequest): Promise<SegmentComputeResult> {
+    return (await this.startSegmentComputeRun(request)).result();
+  }
+
+  async startSegmentCompute(request: SegmentComputeRequest): Promise<void> {
+    await this.startSegmentComputeRun(request);
   }
 
   async isReachable(): Promise<boolean> {

@@ -2,7 +2,11 @@ import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { retryTransient } from './retry-transient.js';
-import { domainRecheckScheduleId, emailDispatchScheduleId } from './shared/workflow-ids.js';
+import {
+  domainRecheckScheduleId,
+  emailDispatchScheduleId,
+  segmentRecomputeScheduleId,
+} from './shared/workflow-ids.js';
 
 /**
  * The durable schedules the service runs: created when a worker starts, or brought to the
@@ -13,10 +17,12 @@ export async function ensureSchedules({
   settings,
   domainRecheckEvery,
   emailDispatchEvery,
+  segmentRecomputeEvery,
 }: {
   settings: TemporalSettings;
   domainRecheckEvery: string;
   emailDispatchEvery: string;
+  segmentRecomputeEvery: string;
 }): Promise<void> {
   const connection = await Connection.connect(connectionOptions(settings));
   try {
@@ -31,6 +37,11 @@ export async function ensureSchedules({
         scheduleId: emailDispatchScheduleId(settings.taskQueue),
         workflowType: 'dispatchQueuedEmails',
         every: emailDispatchEvery,
+      },
+      {
+        scheduleId: segmentRecomputeScheduleId(settings.taskQueue),
+        workflowType: 'recomputeSegments',
+        every: segmentRecomputeEvery,
       },
     ];
     for (const { scheduleId, workflowType, every } of schedules) {

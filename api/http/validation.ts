@@ -9,10 +9,17 @@ export function toFieldErrors(issues: z.core.$ZodIssue[], prefix?: string): Fiel
     const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
     const missing =
       issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    // A custom check names its own code (`params.code`), such as a filter's `invalid_operator`.
+    const own =
+      issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
     return {
       field: path.join('.') || '(root)',
       message: missing ? 'Required' : issue.message,
-      code: missing ? 'required' : (CODE_ALIASES[issue.code] ?? issue.code),
+      code: missing
+        ? 'required'
+        : typeof own === 'string'
+          ? own
+          : (CODE_ALIASES[issue.code] ?? issue.code),
     };
   });
 }

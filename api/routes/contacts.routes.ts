@@ -138,7 +138,8 @@ export const contactRoutes = () => [
     tag: 'Contacts',
     auth: 'project',
     params: fieldParams,
-    handler: async ({ params }) => fieldUsage({ field: params.field }),
+    handler: async ({ sql, auth, params }) =>
+      fieldUsage({ sql, projectId: projectIdOf(auth), field: params.field }),
   }),
   defineRoute({
     method: 'delete',

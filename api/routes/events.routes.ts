@@ -109,7 +109,8 @@ export const eventRoutes = () => [
     tag: 'Events',
     auth: 'project',
     params: eventNameParams,
-    handler: async ({ params }) => eventUsage({ name: params.eventName }),
+    handler: async ({ sql, auth, params }) =>
+      eventUsage({ sql, projectId: projectIdOf(auth), name: params.eventName }),
   }),
   defineRoute({
     method: 'delete',

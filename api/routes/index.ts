@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { segmentRoutes } from './segments.routes.js';
 import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -27,6 +28,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...sendRoutes(),
     ...verifyRoutes(),
     ...contactRoutes(),
+    ...segmentRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),
     ...templateRoutes(),

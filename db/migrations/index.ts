@@ -7,6 +7,7 @@ import { Migration20261121114000_sending } from './Migration20261121114000_sendi
 import { Migration20261121114500_uploads } from './Migration20261121114500_uploads.js';
 import { Migration20261121120000_email_dispatch } from './Migration20261121120000_email_dispatch.js';
 import { Migration20261121140000_email_delivery_queue } from './Migration20261121140000_email_delivery_queue.js';
+import { Migration20261123100000_segments } from './Migration20261123100000_segments.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261121140000_email_delivery_queue',
     class: Migration20261121140000_email_delivery_queue,
   },
+  { name: 'Migration20261123100000_segments', class: Migration20261123100000_segments },
 ];

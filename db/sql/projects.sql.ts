@@ -41,6 +41,7 @@ const PROJECT_DATA_TABLES: readonly string[] = [
   'attachments',
   'suppressions',
   'uploads',
+  'segments',
   'contacts',
 ];
 

@@ -4,6 +4,7 @@ import {
   deleteFieldFromContacts,
   topFieldValues,
 } from '../../db/sql/contact-fields.sql.js';
+import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { validationError } from '../shared/errors.js';
 import { RESERVED_DATA_KEYS } from './data-rules.pure.js';
@@ -105,16 +106,25 @@ export async function listFieldValues({
 }
 
 /**
- * Where a field is referenced. Segments, campaigns and workflows arrive with their own issues;
- * until then nothing can reference a field, and the lists are truthfully empty.
+ * Where a custom field is referenced: segment filters that read it (`data.<field>` or a path
+ * under it). Campaigns and workflows join the lists with their issues.
  */
-export async function fieldUsage({ field }: { field: string }): Promise<{
+export async function fieldUsage({
+  sql,
+  projectId,
+  field,
+}: {
+  sql: Sql;
+  projectId: string;
   field: string;
-  segments: unknown[];
+}): Promise<{
+  field: string;
+  segments: { id: string; name: string }[];
   campaigns: unknown[];
   workflows: unknown[];
 }> {
-  return { field: customField(field), segments: [], campaigns: [], workflows: [] };
+  const segments = await segmentsReferencing(sql, { projectId, field: customField(field) });
+  return { field, segments, campaigns: [], workflows: [] };
 }
 
 export async function deleteContactField({

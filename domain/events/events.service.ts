@@ -1,4 +1,5 @@
 import { contactExists } from '../../db/sql/contacts.sql.js';
+import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import {
   countEvents,
   deleteEventsNamed,
@@ -11,6 +12,7 @@ import {
 } from '../../db/sql/events.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { notFound } from '../shared/errors.js';
+import { canonicalEventName } from './event-names.pure.js';
 import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
 
 export interface EventView {
@@ -107,16 +109,25 @@ export async function listEventNames({
 }
 
 /**
- * Where an event name is referenced (segment filters, workflow triggers and conditions). Those
- * resources arrive with their own issues; until then the lists are truthfully empty.
+ * Where an event name is referenced: segment filters that read it (Plunk's spellings of the
+ * email events count as ours). Workflow triggers and conditions join the lists with their issue.
  */
-export async function eventUsage({ name }: { name: string }): Promise<{
+export async function eventUsage({
+  sql,
+  projectId,
+  name,
+}: {
+  sql: Sql;
+  projectId: string;
+  name: string;
+}): Promise<{
   event: string;
-  segments: unknown[];
+  segments: { id: string; name: string }[];
   workflows: unknown[];
   campaigns: unknown[];
 }> {
-  return { event: name, segments: [], workflows: [], campaigns: [] };
+  const segments = await segmentsReferencing(sql, { projectId, event: canonicalEventName(name) });
+  return { event: name, segments, workflows: [], campaigns: [] };
 }
 
 export async function deleteEventsByName({

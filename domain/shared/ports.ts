@@ -28,7 +28,26 @@ export interface WorkflowEngine {
     settings: EmailDeliverySettings,
     options?: { configure?: boolean },
   ): Promise<void>;
+  /**
+   * Recomputes a tracked segment's membership (`segment-compute-<id>`, one at a time per
+   * segment): joins the compute that runs, or starts one, and answers its result.
+   */
+  computeSegment(request: SegmentComputeRequest): Promise<SegmentComputeResult>;
+  /** Starts a segment's compute unless one runs, without waiting for it (the schedule). */
+  startSegmentCompute(request: SegmentComputeRequest): Promise<void>;
   isReachable(): Promise<boolean>;
+}
+
+export interface SegmentComputeRequest {
+  segmentId: string;
+  projectId: string;
+}
+
+/** What a compute changed: members that joined, that left, and the members after it. */
+export interface SegmentComputeResult {
+  added: number;
+  removed: number;
+  total: number;
 }
 
 export interface OutgoingMessage {

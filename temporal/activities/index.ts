@@ -11,6 +11,7 @@ import type {
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
 import { createEmailDeliveryActivities } from './email-delivery.activities.js';
+import { createSegmentActivities } from './segment.activities.js';
 import { createSendEmailActivities } from './send-email.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
 
@@ -33,6 +34,8 @@ export interface ActivityDeps {
   /** The process's SMTP connections, shared by its lanes. */
   deliverySlots: DeliverySlots;
   emailDelivery: EmailDeliverySettings;
+  /** Contacts per transaction of a segment compute. */
+  segmentComputeBatchSize: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -55,6 +58,11 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({ sql: deps.sql, importBatchSize: deps.importBatchSize }),
+    ...createSegmentActivities({
+      sql: deps.sql,
+      engine: deps.engine,
+      batchSize: deps.segmentComputeBatchSize,
+    }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

@@ -7,3 +7,8 @@ export const sendEmailWorkflowId = (emailId: string): string => `email-${emailId
 export const emailDispatchScheduleId = (taskQueue: string): string => `email-dispatch-${taskQueue}`;
 /** The long-running delivery loop of a queue; its lanes deliver everything queued there. */
 export const emailDeliveryWorkflowId = (queue: string): string => `email-delivery-${queue}`;
+/** One compute at a time per segment: a second request joins the one that runs. */
+export const segmentComputeWorkflowId = (segmentId: string): string =>
+  `segment-compute-${segmentId}`;
+export const segmentRecomputeScheduleId = (taskQueue: string): string =>
+  `segment-recompute-${taskQueue}`;

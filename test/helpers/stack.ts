@@ -56,6 +56,10 @@ export async function startStack({
     // The schedule that restarts a terminated delivery loop; the worker starts the loop itself,
     // so only the file that keeps the schedule's history runs it often.
     EMAIL_DISPATCH_INTERVAL: '1h',
+    // Every file's worker would recompute every tracked segment in the shared database; only the
+    // file that tests the schedule runs it (interval schedules fire on multiples of the interval
+    // since 1970, so a year never fires during a run).
+    SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     ...extra,
   };
 

@@ -73,6 +73,7 @@ async function runWorker<T>(
         wakeups,
         deliverySlots: pLimit(1),
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
+        segmentComputeBatchSize: 1000,
       }),
     });
     return await worker.runUntil(work);

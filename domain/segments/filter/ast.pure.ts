@@ -1,0 +1,129 @@
+// The filter language of segments, campaign audiences and workflow CONDITION steps: one AST,
+// evaluated in memory (evaluate.pure.ts) and compiled to SQL (compile-sql.pure.ts), held equal
+// by a property test.
+
+/** How a group joins its conditions. */
+export const FILTER_LOGICS = ['AND', 'OR'] as const;
+export type FilterLogic = (typeof FILTER_LOGICS)[number];
+
+/** The units of a time window (`within`, `olderThan`, `triggeredWithin`...). */
+export const TIME_UNITS = ['minutes', 'hours', 'days'] as const;
+export type TimeUnit = (typeof TIME_UNITS)[number];
+
+export const TIME_UNIT_MS: Record<TimeUnit, number> = {
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+};
+
+/** Order a number or a date against the condition's `value`. */
+export const ORDERING_OPERATORS = [
+  'greaterThan',
+  'lessThan',
+  'greaterThanOrEqual',
+  'lessThanOrEqual',
+] as const;
+export type OrderingOperator = (typeof ORDERING_OPERATORS)[number];
+
+/** Compare a field's value with the condition's `value`. */
+export const VALUE_OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  ...ORDERING_OPERATORS,
+  'in',
+  'notIn',
+] as const;
+export type ValueOperator = (typeof VALUE_OPERATORS)[number];
+
+/** Whether a field has a value at all. */
+export const PRESENCE_OPERATORS = ['exists', 'notExists'] as const;
+export type PresenceOperator = (typeof PRESENCE_OPERATORS)[number];
+
+/** A date field against a window ending now (`value` units of `unit`). */
+export const AGE_OPERATORS = ['within', 'olderThan'] as const;
+export type AgeOperator = (typeof AGE_OPERATORS)[number];
+
+/** A contact's events of one name (`event.<name>`). */
+export const EVENT_OPERATORS = [
+  'triggered',
+  'notTriggered',
+  'triggeredWithin',
+  'notTriggeredWithin',
+  'triggeredOlderThan',
+  'triggeredCount',
+] as const;
+export type EventOperator = (typeof EVENT_OPERATORS)[number];
+
+/** Membership of another segment (`segment.<id>`). */
+export const SEGMENT_OPERATORS = ['memberOf', 'notMemberOf'] as const;
+export type SegmentOperator = (typeof SEGMENT_OPERATORS)[number];
+
+export const CONDITION_OPERATORS = [
+  ...VALUE_OPERATORS,
+  ...PRESENCE_OPERATORS,
+  ...AGE_OPERATORS,
+  ...EVENT_OPERATORS,
+  ...SEGMENT_OPERATORS,
+] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+/** A value a condition compares with (a list for `in` and `notIn`). */
+export type Scalar = string | number | boolean;
+
+export interface Condition {
+  /** `email`, `subscribed`, `createdAt`, `updatedAt`, `data.<path>`, `event.<name>`, `segment.<id>`. */
+  field: string;
+  operator: ConditionOperator;
+  value?: Scalar | Scalar[];
+  unit?: TimeUnit;
+}
+
+export interface Filter {
+  operator: FilterLogic;
+  conditions: (Condition | Filter)[];
+}
+
+export const MAX_FILTER_DEPTH = 5;
+
+export const isFilter = (node: Condition | Filter): node is Filter => 'conditions' in node;
+
+/** The contact's own columns a filter can read. */
+export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
+export type StandardField = (typeof STANDARD_FIELDS)[number];
+
+/** What a condition's `field` names. */
+export type FieldRef =
+  | { kind: 'email' }
+  | { kind: 'subscribed' }
+  | { kind: 'date'; column: Extract<StandardField, 'createdAt' | 'updatedAt'> }
+  | { kind: 'data'; path: string[] }
+  | { kind: 'event'; name: string }
+  | { kind: 'segment'; id: string };
+
+/** Reads a field name; undefined when it names nothing a filter can read. */
+export function parseField(field: string): FieldRef | undefined {
+  if (field === 'email') return { kind: 'email' };
+  if (field === 'subscribed') return { kind: 'subscribed' };
+  if (field === 'createdAt' || field === 'updatedAt') return { kind: 'date', column: field };
+  const dot = field.indexOf('.');
+  if (dot <= 0) return undefined;
+  const head = field.slice(0, dot);
+  const rest = field.slice(dot + 1);
+  if (rest === '') return undefined;
+  if (head === 'data') {
+    const path = rest.split('.');
+    return path.every((key) => key !== '') ? { kind: 'data', path } : undefined;
+  }
+  if (head === 'event') return { kind: 'event', name: rest };
+  if (head === 'segment') return { kind: 'segment', id: rest };
+  return undefined;
+}
+
+/** The window's start: `value` units before `now`. */
+export function windowStart(now: Date, value: number, unit: TimeUnit): Date {
+  return new Date(now.getTime() - value * TIME_UNIT_MS[unit]);
+}

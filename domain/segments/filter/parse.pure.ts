@@ -1,0 +1,393 @@
+import {
+  AGE_OPERATORS,
+  CONDITION_OPERATORS,
+  EVENT_OPERATORS,
+  FILTER_LOGICS,
+  MAX_FILTER_DEPTH,
+  ORDERING_OPERATORS,
+  PRESENCE_OPERATORS,
+  SEGMENT_OPERATORS,
+  TIME_UNITS,
+  VALUE_OPERATORS,
+  parseField,
+  type Condition,
+  type ConditionOperator,
+  type FieldRef,
+  type Filter,
+  type FilterLogic,
+  type Scalar,
+  type TimeUnit,
+} from './ast.pure.js';
+import { canonicalEventName } from '../../events/event-names.pure.js';
+import { NUMERIC_TEXT, parseTimestamp } from './values.pure.js';
+
+/** A problem with a filter, at a path relative to the filter (`conditions.2.operator`). */
+export interface FilterProblem {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+export type ParsedFilter = { filter: Filter } | { problems: FilterProblem[] };
+
+export const MAX_CONDITIONS_PER_GROUP = 50;
+export const MAX_IN_VALUES = 500;
+export const MAX_TEXT_VALUE = 1000;
+export const MAX_FIELD_LENGTH = 300;
+/** Windows longer than this (in any unit) are surely a mistake. */
+const MAX_WINDOW_DAYS = 36_500;
+const MAX_EVENT_COUNT = 1_000_000;
+
+// Plunk's names for our operators (decisions.md).
+const OPERATOR_ALIASES: Record<string, ConditionOperator> = {
+  memberOfSegment: 'memberOf',
+  notMemberOfSegment: 'notMemberOf',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const OPERATORS_BY_FIELD: Record<FieldRef['kind'], readonly ConditionOperator[]> = {
+  email: [
+    'equals',
+    'notEquals',
+    'contains',
+    'notContains',
+    'startsWith',
+    'endsWith',
+    'in',
+    'notIn',
+    ...PRESENCE_OPERATORS,
+  ],
+  subscribed: ['equals', 'notEquals', ...PRESENCE_OPERATORS],
+  date: [...ORDERING_OPERATORS, ...AGE_OPERATORS, ...PRESENCE_OPERATORS],
+  data: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
+  event: EVENT_OPERATORS,
+  segment: SEGMENT_OPERATORS,
+};
+
+const FIELD_KIND_NAMES: Record<FieldRef['kind'], string> = {
+  email: 'email',
+  subscribed: 'subscribed',
+  date: 'a date field',
+  data: 'a data field',
+  event: 'an event',
+  segment: 'a segment',
+};
+
+type Path = (string | number)[];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+class Problems {
+  readonly list: FilterProblem[] = [];
+  add(path: Path, code: string, message: string): undefined {
+    this.list.push({ path, code, message });
+    return undefined;
+  }
+}
+
+function parseLogic(value: unknown, path: Path, problems: Problems): FilterLogic | undefined {
+  const upper = typeof value === 'string' ? value.toUpperCase() : value;
+  if ((FILTER_LOGICS as readonly unknown[]).includes(upper)) return upper as FilterLogic;
+  return problems.add(path, 'invalid_operator', 'Use AND or OR');
+}
+
+function scalarValue(value: unknown, path: Path, problems: Problems): Scalar | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.length <= MAX_TEXT_VALUE) return value;
+  return problems.add(
+    path,
+    'invalid_value',
+    `Give a text (up to ${MAX_TEXT_VALUE} characters), a number or a boolean`,
+  );
+}
+
+function windowValue(
+  condition: Record<string, unknown>,
+  path: Path,
+  problems: Problems,
+): { value: number; unit: TimeUnit } | undefined {
+  const unit = condition.unit ?? 'days';
+  if (!(TIME_UNITS as readonly unknown[]).includes(unit)) {
+    return problems.add([...path, 'unit'], 'invalid_value', 'Use minutes, hours or days');
+  }
+  const value = condition.value;
+  const days = (Number(value) * { minutes: 1, hours: 60, days: 1440 }[unit as TimeUnit]) / 1440;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    days > MAX_WINDOW_DAYS
+  ) {
+    return problems.add(
+      [...path, 'value'],
+      'invalid_value',
+      'Give how many units long the window is: a number above 0 (at most 100 years)',
+    );
+  }
+  return { value, unit: unit as TimeUnit };
+}
+
+/** The value an operator compares with, checked and put in its canonical form. */
+function operandOf(
+  field: FieldRef,
+  operator: ConditionOperator,
+  condition: Record<string, unknown>,
+  path: Path,
+  problems: Problems,
+): Pick<Condition, 'value' | 'unit'> | undefined {
+  const valuePath = [...path, 'value'];
+  const raw = condition.value;
+  switch (operator) {
+    case 'exists':
+    case 'notExists':
+    case 'triggered':
+    case 'notTriggered':
+    case 'memberOf':
+    case 'notMemberOf':
+      return {};
+    case 'within':
+    case 'olderThan':
+    case 'triggeredWithin':
+    case 'notTriggeredWithin':
+    case 'triggeredOlderThan':
+      return windowValue(condition, path, problems);
+    case 'triggeredCount':
+      if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > MAX_EVENT_COUNT) {
+        return problems.add(
+          valuePath,
+          'invalid_value',
+          'Give the least count: a whole number, 1 or more',
+        );
+      }
+      return { value: raw };
+    case 'contains':
+    case 'notContains':
+    case 'startsWith':
+    case 'endsWith': {
+      const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
+      if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TEXT_VALUE) {
+        return problems.add(
+          valuePath,
+          'invalid_value',
+          `Give a text of 1 to ${MAX_TEXT_VALUE} characters`,
+        );
+      }
+      return { value: text };
+    }
+    case 'greaterThan':
+    case 'lessThan':
+    case 'greaterThanOrEqual':
+    case 'lessThanOrEqual': {
+      const isDate = typeof raw === 'string' && parseTimestamp(raw) !== undefined;
+      if (field.kind !== 'date' && typeof raw === 'string' && NUMERIC_TEXT.test(raw)) {
+        return { value: Number(raw) };
+      }
+      const isNumber = typeof raw === 'number' && Number.isFinite(raw);
+      if (field.kind === 'date' ? !isDate : !isDate && !isNumber) {
+        return problems.add(
+          valuePath,
+          'invalid_value',
+          field.kind === 'date'
+            ? 'Give an ISO 8601 date, such as 2026-01-31 or 2026-01-31T09:30:00Z'
+            : 'Give a number, or an ISO 8601 date such as 2026-01-31',
+        );
+      }
+      return { value: raw as Scalar };
+    }
+    case 'equals':
+    case 'notEquals': {
+      if (field.kind === 'subscribed') {
+        const flag = raw === 'true' ? true : raw === 'false' ? false : raw;
+        if (typeof flag !== 'boolean') {
+          return problems.add(valuePath, 'invalid_value', 'Give true or false');
+        }
+        return { value: flag };
+      }
+      const value = scalarValue(raw, valuePath, problems);
+      if (value === undefined) return undefined;
+      return { value: field.kind === 'email' ? String(value).toLowerCase() : value };
+    }
+    case 'in':
+    case 'notIn': {
+      if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_IN_VALUES) {
+        return problems.add(
+          valuePath,
+          'invalid_value',
+          `Give a list of 1 to ${MAX_IN_VALUES} values`,
+        );
+      }
+      const values: Scalar[] = [];
+      for (const [i, item] of raw.entries()) {
+        const value = scalarValue(item, [...valuePath, i], problems);
+        if (value === undefined) return undefined;
+        values.push(field.kind === 'email' ? String(value).toLowerCase() : value);
+      }
+      return { value: values };
+    }
+  }
+}
+
+function parseCondition(
+  input: Record<string, unknown>,
+  path: Path,
+  problems: Problems,
+): Condition | undefined {
+  const rawField = input.field;
+  if (typeof rawField !== 'string' || rawField.length === 0 || rawField.length > MAX_FIELD_LENGTH) {
+    return problems.add([...path, 'field'], 'invalid_field', 'Give the field to test');
+  }
+  const field = parseField(rawField);
+  if (!field) {
+    return problems.add(
+      [...path, 'field'],
+      'invalid_field',
+      'Use email, subscribed, createdAt, updatedAt, data.<key>, event.<name> or segment.<id>',
+    );
+  }
+  if (field.kind === 'segment' && !UUID.test(field.id)) {
+    return problems.add(
+      [...path, 'field'],
+      'invalid_field',
+      'Name a segment by its id: segment.<id>',
+    );
+  }
+  const rawOperator = typeof input.operator === 'string' ? input.operator : '';
+  const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
+  if (!(CONDITION_OPERATORS as readonly string[]).includes(operator)) {
+    return problems.add(
+      [...path, 'operator'],
+      'invalid_operator',
+      `Unknown operator "${rawOperator}"; use one of ${CONDITION_OPERATORS.join(', ')}`,
+    );
+  }
+  const allowed = OPERATORS_BY_FIELD[field.kind];
+  if (!allowed.includes(operator as ConditionOperator)) {
+    return problems.add(
+      [...path, 'operator'],
+      'invalid_operator',
+      `${operator} does not apply to ${FIELD_KIND_NAMES[field.kind]}; use one of ${allowed.join(', ')}`,
+    );
+  }
+  const operand = operandOf(field, operator as ConditionOperator, input, path, problems);
+  if (!operand) return undefined;
+  const canonicalField =
+    field.kind === 'event' ? `event.${canonicalEventName(field.name)}` : rawField;
+  return { field: canonicalField, operator: operator as ConditionOperator, ...operand };
+}
+
+function parseNode(
+  input: unknown,
+  path: Path,
+  depth: number,
+  problems: Problems,
+): Condition | Filter | undefined {
+  if (!isRecord(input)) return problems.add(path, 'invalid_type', 'Give a condition or a group');
+  if ('conditions' in input) return parseGroup(input, path, depth + 1, problems);
+  return parseCondition(input, path, problems);
+}
+
+function parseGroup(
+  input: Record<string, unknown>,
+  path: Path,
+  depth: number,
+  problems: Problems,
+): Filter | undefined {
+  if (depth > MAX_FILTER_DEPTH) {
+    return problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
+  }
+  const operator = parseLogic(input.operator, [...path, 'operator'], problems);
+  const conditions = input.conditions;
+  if (!Array.isArray(conditions) || conditions.length > MAX_CONDITIONS_PER_GROUP) {
+    return problems.add(
+      [...path, 'conditions'],
+      'invalid_value',
+      `Give a list of up to ${MAX_CONDITIONS_PER_GROUP} conditions or groups`,
+    );
+  }
+  const nodes = conditions.map((node, i) =>
+    parseNode(node, [...path, 'conditions', i], depth, problems),
+  );
+  if (!operator || nodes.some((n) => n === undefined)) return undefined;
+  return { operator, conditions: nodes as (Condition | Filter)[] };
+}
+
+// Plunk's shape: {logic, groups: [{filters: [...], conditions?: <same shape>}]}. Filters in a
+// group are ANDed, with the group's nested condition; groups are joined by `logic`.
+function parsePlunkCondition(
+  input: Record<string, unknown>,
+  path: Path,
+  depth: number,
+  problems: Problems,
+): Filter | undefined {
+  if (depth > MAX_FILTER_DEPTH) {
+    return problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
+  }
+  const logic = parseLogic(input.logic, [...path, 'logic'], problems);
+  const groups = input.groups;
+  if (!Array.isArray(groups) || groups.length === 0 || groups.length > MAX_CONDITIONS_PER_GROUP) {
+    return problems.add(
+      [...path, 'groups'],
+      'invalid_value',
+      `Give a list of 1 to ${MAX_CONDITIONS_PER_GROUP} groups`,
+    );
+  }
+  const converted = groups.map((group, i): Condition | Filter | undefined => {
+    const groupPath = [...path, 'groups', i];
+    if (!isRecord(group)) return problems.add(groupPath, 'invalid_type', 'Give a group');
+    const filters = group.filters ?? [];
+    if (!Array.isArray(filters) || filters.length > MAX_CONDITIONS_PER_GROUP) {
+      return problems.add(
+        [...groupPath, 'filters'],
+        'invalid_value',
+        `Give a list of up to ${MAX_CONDITIONS_PER_GROUP} filters`,
+      );
+    }
+    const items: (Condition | Filter | undefined)[] = filters.map((filter, j) =>
+      isRecord(filter)
+        ? parseCondition(filter, [...groupPath, 'filters', j], problems)
+        : problems.add([...groupPath, 'filters', j], 'invalid_type', 'Give a filter'),
+    );
+    if (group.conditions !== undefined) {
+      items.push(
+        isRecord(group.conditions)
+          ? parsePlunkCondition(group.conditions, [...groupPath, 'conditions'], depth + 1, problems)
+          : problems.add([...groupPath, 'conditions'], 'invalid_type', 'Give a nested condition'),
+      );
+    }
+    if (items.some((item) => item === undefined)) return undefined;
+    const parts = items as (Condition | Filter)[];
+    return parts.length === 1 ? parts[0] : { operator: 'AND', conditions: parts };
+  });
+  if (!logic || converted.some((c) => c === undefined)) return undefined;
+  return { operator: logic, conditions: converted as (Condition | Filter)[] };
+}
+
+/** How deep a filter's groups nest (the filter itself is 1). */
+export function filterDepth(filter: Filter): number {
+  return 1 + Math.max(0, ...filter.conditions.map((c) => ('conditions' in c ? filterDepth(c) : 0)));
+}
+
+/**
+ * Reads a filter in our shape (`{operator, conditions}`) or Plunk's (`{logic, groups}`), checks
+ * every field, operator and value, and answers it in our canonical shape, or every problem found
+ * with its path.
+ */
+export function parseFilter(input: unknown): ParsedFilter {
+  const problems = new Problems();
+  let filter: Filter | undefined;
+  if (!isRecord(input)) {
+    problems.add([], 'invalid_type', 'Give a filter: {operator: AND|OR, conditions: [...]}');
+  } else if ('groups' in input || 'logic' in input) {
+    filter = parsePlunkCondition(input, [], 1, problems);
+    // Converted groups may nest deeper than Plunk's own levels; the limit is on what runs.
+    if (filter && filterDepth(filter) > MAX_FILTER_DEPTH) {
+      problems.add([], 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
+    }
+  } else {
+    filter = parseGroup(input, [], 1, problems);
+  }
+  return filter && problems.list.length === 0 ? { filter } : { problems: problems.list };
+}
