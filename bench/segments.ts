@@ -193,9 +193,9 @@ try {
        DELETE FROM segment_members m WHERE m.segment_id = $2
           AND NOT EXISTS (SELECT 1 FROM target t WHERE t.id = m.contact_id) RETURNING contact_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     SELECT uuid_generate_v7(), $1, contact_id, 'segment.floor.entry', '{}', now() FROM joined
+     SELECT uuid_generate_v7(), $1, contact_id, 'segment.floor.entry', '{}'::jsonb, now() FROM joined
      UNION ALL
-     SELECT uuid_generate_v7(), $1, contact_id, 'segment.floor.exit', '{}', now() FROM left_`;
+     SELECT uuid_generate_v7(), $1, contact_id, 'segment.floor.exit', '{}'::jsonb, now() FROM left_`;
   const [floorFirstMs] = await time(() => client.query(FLOOR_COMPUTE, [project.id, floorSegment]));
 
   // 10% of the members move out, as many others move in.

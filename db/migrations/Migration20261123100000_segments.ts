@@ -7,14 +7,14 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123100000_segments extends Migration {
   override async up(): Promise<void> {
-    // A data value as a number: a JSON number, or text of digits (sign, fraction, 15 digits each).
-    // Plain SQL, so the planner inlines it into the filter's expression.
-    this.addSql(`create or replace function mw_filter_number(v jsonb) returns double precision
+    // A data value as a number: a JSON number, or text of digits (sign, fraction, 15 characters
+    // at most), compared exactly as numeric. Plain SQL, so the planner inlines it.
+    this.addSql(`create or replace function mw_filter_number(v jsonb) returns numeric
       language sql immutable parallel safe as $$
         select case jsonb_typeof(v)
-          when 'number' then v::double precision
-          when 'string' then case when (v #>> '{}') ~ '^[-+]?[0-9]{1,15}(\\.[0-9]{1,15})?$'
-                                  then (v #>> '{}')::double precision end
+          when 'number' then v::numeric
+          when 'string' then case when (v #>> '{}') ~ '^[-+]?(?=[0-9.]{1,15}$)[0-9]+(\\.[0-9]+)?$'
+                                  then (v #>> '{}')::numeric end
         end
       $$;`);
     // Text as an instant: an ISO 8601 date, or date and time (fraction up to milliseconds, zone
@@ -42,6 +42,14 @@ export class Migration20261123100000_segments extends Migration {
         return make_timestamptz(y, mo, d, h, mi, s + ms / 1000.0, 'UTC') - make_interval(mins => zone);
       end
       $$;`);
+
+    // Event conditions probe a contact's events of one name since a time (EXISTS per contact):
+    // this index answers them from the index alone, and serves what the plain contact_id index
+    // did (cascading deletes, a contact's events), which goes.
+    this.addSql(
+      `create index "events_contact_id_name_created_at_index" on "events" ("contact_id", "name", "created_at");`,
+    );
+    this.addSql(`drop index if exists "events_contact_id_index";`);
 
     this.addSql(`create table "segments" (
       "id" uuid not null,
@@ -113,5 +121,7 @@ export class Migration20261123100000_segments extends Migration {
     this.addSql(`drop table if exists "segments";`);
     this.addSql(`drop function if exists mw_filter_timestamp(text);`);
     this.addSql(`drop function if exists mw_filter_number(jsonb);`);
+    this.addSql(`create index "events_contact_id_index" on "events" ("contact_id");`);
+    this.addSql(`drop index if exists "events_contact_id_name_created_at_index";`);
   }
 }

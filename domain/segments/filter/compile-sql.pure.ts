@@ -28,9 +28,12 @@ export interface CompileContext {
 }
 
 // The database functions of the segments migration: a data value as a number (JSON number or
-// numeric text) and text as an instant (ISO 8601), by the rules of values.pure.ts.
+// numeric text, as numeric) and text as an instant (ISO 8601), by the rules of values.pure.ts.
 const NUMBER_OF = 'mw_filter_number';
 const TIMESTAMP_OF = 'mw_filter_timestamp';
+
+// How PostgreSQL writes a JSON number as text (`->>`): a plain decimal, never an exponent.
+const DECIMAL_TEXT = /^-?[0-9]+(\.[0-9]+)?$/;
 
 class Params {
   readonly values: unknown[] = [];
@@ -49,52 +52,70 @@ const SQL_ORDERING: Record<OrderingOperator, string> = {
 
 const not = (expression: string): string => `((${expression}) IS NOT TRUE)`;
 const any = (parts: string[]): string =>
-  (parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`) as string;
-
+  parts.length === 0
+    ? 'FALSE'
+    : parts.length === 1
+      ? (parts[0] as string)
+      : `(${parts.join(' OR ')})`;
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/**
- * Loose equality with any of `values` (values.pure.ts looseEquals): the same JSON value, a
- * stored number and numeric text, stored numeric text and a number, a boolean and its text.
- */
-function jsonEqualsAny(json: string, values: Scalar[], params: Params): string {
-  const exact: string[] = [];
-  const onNumbers: number[] = [];
-  const onNumericText: number[] = [];
-  for (const value of values) {
-    if (typeof value === 'string') {
-      exact.push(JSON.stringify(value));
-      if (NUMERIC_TEXT.test(value)) onNumbers.push(Number(value));
-      if (value === 'true' || value === 'false') exact.push(value);
-    } else if (typeof value === 'number') {
-      onNumbers.push(value);
-      onNumericText.push(value);
-    } else {
-      exact.push(JSON.stringify(value), JSON.stringify(String(value)));
-    }
-  }
-  const parts: string[] = [];
-  if (exact.length === 1) parts.push(`${json} = ${params.add(exact[0], 'jsonb')}`);
-  else if (exact.length > 1) parts.push(`${json} = ANY(${params.add(exact, 'jsonb[]')})`);
-  if (onNumbers.length > 0) {
-    parts.push(
-      `(jsonb_typeof(${json}) = 'number' AND (${json})::float8 = ANY(${params.add(onNumbers, 'float8[]')}))`,
-    );
-  }
-  if (onNumericText.length > 0) {
-    parts.push(
-      `(jsonb_typeof(${json}) = 'string' AND ${NUMBER_OF}(${json}) = ANY(${params.add(onNumericText, 'float8[]')}))`,
-    );
-  }
-  return any(parts);
+/** A data value, read as jsonb and as text (`->>`: strings raw, numbers as plain decimals). */
+interface DataValue {
+  json: string;
+  text: string;
 }
 
-/** The same for a text column (email): only text equals text. */
-function textEqualsAny(column: string, values: Scalar[], params: Params): string {
-  const texts = values.map((v) => String(v));
-  return texts.length === 1
-    ? `${column} = ${params.add(texts[0], 'text')}`
-    : `${column} = ANY(${params.add(texts, 'text[]')})`;
+function dataValue(path: string[], params: Params): DataValue {
+  if (path.length === 1) {
+    const key = params.add(path[0], 'text');
+    return { json: `(c.data -> ${key})`, text: `(c.data ->> ${key})` };
+  }
+  const at = params.add(path, 'text[]');
+  return { json: `(c.data #> ${at})`, text: `(c.data #>> ${at})` };
+}
+
+const equalsOne = (expression: string, values: unknown[], cast: string, params: Params): string =>
+  values.length === 1
+    ? `${expression} = ${params.add(values[0], cast)}`
+    : `${expression} = ANY(${params.add(values, `${cast}[]`)})`;
+
+/**
+ * Loose equality with any of `values` (values.pure.ts looseEquals), in the cheapest form each
+ * value allows. The text form of a value (`->>`) equals a text or boolean value exactly when the
+ * stored value is that text, or that boolean, or a number written so (a number written so also
+ * equals it loosely when the text is numeric). Texts that could be how a number or an object is
+ * written, but are not numeric text, match stored text only.
+ */
+function dataEqualsAny(value: DataValue, values: Scalar[], params: Params): string {
+  const texts: string[] = [];
+  const textsOnly: string[] = [];
+  const numbersOfNumbers: number[] = [];
+  const numbers: number[] = [];
+  for (const v of values) {
+    if (typeof v === 'number') numbers.push(v);
+    else if (typeof v === 'boolean') texts.push(String(v));
+    else if (NUMERIC_TEXT.test(v)) {
+      texts.push(v);
+      numbersOfNumbers.push(Number(v));
+    } else if (DECIMAL_TEXT.test(v) || v.startsWith('{') || v.startsWith('[')) textsOnly.push(v);
+    else texts.push(v);
+  }
+  const parts: string[] = [];
+  if (texts.length > 0) parts.push(equalsOne(value.text, texts, 'text', params));
+  if (textsOnly.length > 0) {
+    parts.push(
+      `(jsonb_typeof(${value.json}) = 'string' AND ${equalsOne(value.text, textsOnly, 'text', params)})`,
+    );
+  }
+  if (numbersOfNumbers.length > 0) {
+    parts.push(
+      `(jsonb_typeof(${value.json}) = 'number' AND ${equalsOne(`(${value.json})::numeric`, numbersOfNumbers, 'numeric', params)})`,
+    );
+  }
+  if (numbers.length > 0) {
+    parts.push(equalsOne(`${NUMBER_OF}(${value.json})`, numbers, 'numeric', params));
+  }
+  return any(parts);
 }
 
 function likePattern(operator: string, value: string): string {
@@ -104,37 +125,46 @@ function likePattern(operator: string, value: string): string {
   return `%${text}%`;
 }
 
-/** A value operator on a data value (`json`, jsonb) or a standard column. */
+/** How a standard column or a data value is read by the value operators. */
+type Target =
+  | { kind: 'data'; value: DataValue }
+  | { kind: 'text'; column: string }
+  | { kind: 'boolean'; column: string }
+  | { kind: 'timestamp'; column: string };
+
 function compileValue(
   condition: Condition,
-  target: { json: string } | { text: string } | { boolean: string } | { timestamp: string },
+  target: Target,
   context: CompileContext,
   params: Params,
 ): string {
   const { operator, value } = condition;
-  // The stored value read as text (strings only), as a number and as an instant.
+  // The stored value as lower-cased text (text values only) and as an instant.
   const asText =
-    'json' in target
-      ? `(CASE WHEN jsonb_typeof(${target.json}) = 'string' THEN lower(${target.json} #>> '{}') END)`
-      : 'text' in target
-        ? `lower(${target.text})`
+    target.kind === 'data'
+      ? `(CASE WHEN jsonb_typeof(${target.value.json}) = 'string' THEN lower(${target.value.text}) END)`
+      : target.kind === 'text'
+        ? `lower(${target.column})`
         : undefined;
   const asTimestamp =
-    'json' in target
-      ? `(CASE WHEN jsonb_typeof(${target.json}) = 'string' THEN ${TIMESTAMP_OF}(${target.json} #>> '{}') END)`
-      : 'timestamp' in target
-        ? target.timestamp
+    target.kind === 'data'
+      ? `(CASE WHEN jsonb_typeof(${target.value.json}) = 'string' THEN ${TIMESTAMP_OF}(${target.value.text}) END)`
+      : target.kind === 'timestamp'
+        ? target.column
         : undefined;
   const equalsAny = (values: Scalar[]): string => {
-    if ('json' in target) return jsonEqualsAny(target.json, values, params);
-    if ('text' in target) return textEqualsAny(target.text, values, params);
-    if ('boolean' in target) {
-      const flags = values.filter((v): v is boolean => typeof v === 'boolean');
-      return flags.length === 0
-        ? 'FALSE'
-        : `${target.boolean} = ANY(${params.add(flags, 'boolean[]')})`;
+    switch (target.kind) {
+      case 'data':
+        return dataEqualsAny(target.value, values, params);
+      case 'text':
+        return equalsOne(target.column, values.map(String), 'text', params);
+      case 'boolean': {
+        const flags = values.filter((v): v is boolean => typeof v === 'boolean');
+        return flags.length === 0 ? 'FALSE' : equalsOne(target.column, flags, 'boolean', params);
+      }
+      default:
+        return 'FALSE';
     }
-    return 'FALSE';
   };
   switch (operator) {
     case 'equals':
@@ -163,8 +193,8 @@ function compileValue(
     case 'lessThanOrEqual': {
       const sign = SQL_ORDERING[operator];
       if (typeof value === 'number') {
-        return 'json' in target
-          ? `${NUMBER_OF}(${target.json}) ${sign} ${params.add(value, 'float8')}`
+        return target.kind === 'data'
+          ? `${NUMBER_OF}(${target.value.json}) ${sign} ${params.add(value, 'numeric')}`
           : 'FALSE';
       }
       const bound = parseTimestamp(value as string);
@@ -173,19 +203,17 @@ function compileValue(
         : 'FALSE';
     }
     case 'exists':
-      return 'json' in target ? `jsonb_typeof(${target.json}) <> 'null'` : 'TRUE';
+      return target.kind === 'data' ? `jsonb_typeof(${target.value.json}) <> 'null'` : 'TRUE';
     case 'notExists':
-      return 'json' in target ? not(`jsonb_typeof(${target.json}) <> 'null'`) : 'FALSE';
+      return target.kind === 'data' ? not(`jsonb_typeof(${target.value.json}) <> 'null'`) : 'FALSE';
     case 'within':
     case 'olderThan': {
       if (!asTimestamp) return 'FALSE';
-      const start = params.add(
-        windowStart(context.now, value as number, condition.unit ?? 'days'),
-        'timestamptz',
-      );
+      const start = windowStart(context.now, value as number, condition.unit ?? 'days');
+      // One range test reads the stored date once.
       return operator === 'within'
-        ? `(${asTimestamp} >= ${start} AND ${asTimestamp} <= ${params.add(context.now, 'timestamptz')})`
-        : `${asTimestamp} < ${start}`;
+        ? `tstzrange(${params.add(start, 'timestamptz')}, ${params.add(context.now, 'timestamptz')}, '[]') @> ${asTimestamp}`
+        : `${asTimestamp} < ${params.add(start, 'timestamptz')}`;
     }
     default:
       return 'FALSE';
@@ -198,7 +226,7 @@ function compileEvents(
   context: CompileContext,
   params: Params,
 ): string {
-  const named = `e.contact_id = c.id AND e.project_id = c.project_id AND e.name = ${params.add(name, 'text')}`;
+  const named = `e.contact_id = c.id AND e.name = ${params.add(name, 'text')}`;
   const exists = (extra = ''): string => `EXISTS (SELECT 1 FROM events e WHERE ${named}${extra})`;
   const sinceStart = (): string =>
     ` AND e.created_at >= ${params.add(
@@ -247,20 +275,23 @@ function compileCondition(
   const field = parseField(condition.field);
   switch (field?.kind) {
     case 'email':
-      return compileValue(condition, { text: 'c.email' }, context, params);
+      return compileValue(condition, { kind: 'text', column: 'c.email' }, context, params);
     case 'subscribed':
-      return compileValue(condition, { boolean: 'c.subscribed' }, context, params);
+      return compileValue(condition, { kind: 'boolean', column: 'c.subscribed' }, context, params);
     case 'date':
       return compileValue(
         condition,
-        { timestamp: field.column === 'createdAt' ? 'c.created_at' : 'c.updated_at' },
+        {
+          kind: 'timestamp',
+          column: field.column === 'createdAt' ? 'c.created_at' : 'c.updated_at',
+        },
         context,
         params,
       );
     case 'data':
       return compileValue(
         condition,
-        { json: `(c.data #> ${params.add(field.path, 'text[]')})` },
+        { kind: 'data', value: dataValue(field.path, params) },
         context,
         params,
       );
@@ -275,6 +306,43 @@ function compileCondition(
   }
 }
 
+const isNumberBound = (node: Condition | Filter): node is Condition & { value: number } =>
+  !isFilter(node) &&
+  node.operator in SQL_ORDERING &&
+  typeof node.value === 'number' &&
+  parseField(node.field)?.kind === 'data';
+
+/**
+ * Number bounds ANDed on one data field, as one range test: the stored value is read once
+ * (`numrange @> value`), not once per bound. Answers the bounds' conditions as one expression.
+ */
+function compileRange(bounds: (Condition & { value: number })[], params: Params): string {
+  let lower: { value: number; inclusive: boolean } | undefined;
+  let upper: { value: number; inclusive: boolean } | undefined;
+  for (const { operator, value } of bounds) {
+    const inclusive = operator === 'greaterThanOrEqual' || operator === 'lessThanOrEqual';
+    if (operator === 'greaterThan' || operator === 'greaterThanOrEqual') {
+      if (!lower || value > lower.value || (value === lower.value && !inclusive)) {
+        lower = { value, inclusive };
+      }
+    } else if (!upper || value < upper.value || (value === upper.value && !inclusive)) {
+      upper = { value, inclusive };
+    }
+  }
+  if (
+    lower &&
+    upper &&
+    (lower.value > upper.value ||
+      (lower.value === upper.value && !(lower.inclusive && upper.inclusive)))
+  ) {
+    return 'FALSE';
+  }
+  const field = parseField((bounds[0] as Condition).field) as { kind: 'data'; path: string[] };
+  const value = dataValue(field.path, params);
+  const kinds = `${lower?.inclusive ? '[' : '('}${upper?.inclusive ? ']' : ')'}`;
+  return `numrange(${params.add(lower?.value ?? null, 'numeric')}, ${params.add(upper?.value ?? null, 'numeric')}, '${kinds}') @> ${NUMBER_OF}(${value.json})`;
+}
+
 function compileGroup(
   filter: Filter,
   context: CompileContext,
@@ -282,11 +350,21 @@ function compileGroup(
   visiting: ReadonlySet<string>,
 ): string {
   if (filter.conditions.length === 0) return filter.operator === 'AND' ? 'TRUE' : 'FALSE';
-  const parts = filter.conditions.map((node) =>
-    isFilter(node)
-      ? compileGroup(node, context, params, visiting)
-      : compileCondition(node, context, params, visiting),
-  );
+  const parts: string[] = [];
+  const ranged = new Map<string, (Condition & { value: number })[]>();
+  if (filter.operator === 'AND') {
+    for (const node of filter.conditions) {
+      if (isNumberBound(node)) ranged.set(node.field, [...(ranged.get(node.field) ?? []), node]);
+    }
+    for (const [field, bounds] of ranged) if (bounds.length < 2) ranged.delete(field);
+  }
+  for (const node of filter.conditions) {
+    if (isFilter(node)) parts.push(compileGroup(node, context, params, visiting));
+    else if (isNumberBound(node) && ranged.has(node.field)) {
+      const bounds = ranged.get(node.field) as (Condition & { value: number })[];
+      if (bounds[0] === node) parts.push(compileRange(bounds, params));
+    } else parts.push(compileCondition(node, context, params, visiting));
+  }
   return `(${parts.join(filter.operator === 'AND' ? ' AND ' : ' OR ')})`;
 }
 

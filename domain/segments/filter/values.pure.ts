@@ -3,10 +3,13 @@
 // and the database functions of the segments migration implement the same rules; a property
 // test holds them equal.
 
-/** Text that reads as a number: digits with an optional sign and fraction, 15 digits each. */
-export const NUMERIC_TEXT = /^[-+]?[0-9]{1,15}(\.[0-9]{1,15})?$/;
-/** The same, in PostgreSQL's regular-expression syntax (the migration's mw_filter_number). */
-export const NUMERIC_TEXT_SQL = '^[-+]?[0-9]{1,15}(\\.[0-9]{1,15})?$';
+/**
+ * Text that reads as a number: digits with an optional sign and fraction, 15 characters at most
+ * (so 15 significant digits at most: every such decimal is one double, and compares the same as
+ * exact decimals in the database and as doubles here). The migration's mw_filter_number has the
+ * same pattern.
+ */
+export const NUMERIC_TEXT = /^[-+]?(?=[0-9.]{1,15}$)[0-9]+(\.[0-9]+)?$/;
 
 /**
  * An ISO 8601 date, or date and time with an optional fraction (up to milliseconds) and zone.
