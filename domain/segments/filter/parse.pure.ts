@@ -87,6 +87,9 @@ class Problems {
   }
 }
 
+const tooDeep = (path: Path, problems: Problems): undefined =>
+  problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
+
 function parseLogic(value: unknown, path: Path, problems: Problems): FilterLogic | undefined {
   const upper = typeof value === 'string' ? value.toUpperCase() : value;
   if ((FILTER_LOGICS as readonly unknown[]).includes(upper)) return upper as FilterLogic;
@@ -295,9 +298,7 @@ function parseGroup(
   depth: number,
   problems: Problems,
 ): Filter | undefined {
-  if (depth > MAX_FILTER_DEPTH) {
-    return problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
-  }
+  if (depth > MAX_FILTER_DEPTH) return tooDeep(path, problems);
   const operator = parseLogic(input.operator, [...path, 'operator'], problems);
   const conditions = input.conditions;
   if (!Array.isArray(conditions) || conditions.length > MAX_CONDITIONS_PER_GROUP) {
@@ -322,9 +323,7 @@ function parsePlunkCondition(
   depth: number,
   problems: Problems,
 ): Filter | undefined {
-  if (depth > MAX_FILTER_DEPTH) {
-    return problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
-  }
+  if (depth > MAX_FILTER_DEPTH) return tooDeep(path, problems);
   const logic = parseLogic(input.logic, [...path, 'logic'], problems);
   const groups = input.groups;
   if (!Array.isArray(groups) || groups.length === 0 || groups.length > MAX_CONDITIONS_PER_GROUP) {
@@ -383,9 +382,7 @@ export function parseFilter(input: unknown): ParsedFilter {
   } else if ('groups' in input || 'logic' in input) {
     filter = parsePlunkCondition(input, [], 1, problems);
     // Converted groups may nest deeper than Plunk's own levels; the limit is on what runs.
-    if (filter && filterDepth(filter) > MAX_FILTER_DEPTH) {
-      problems.add([], 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
-    }
+    if (filter && filterDepth(filter) > MAX_FILTER_DEPTH) tooDeep([], problems);
   } else {
     filter = parseGroup(input, [], 1, problems);
   }
