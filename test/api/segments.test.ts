@@ -3,6 +3,7 @@ import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import { uniqueEmail } from '../helpers/factories.js';
+import { keepHistory, keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -471,6 +472,7 @@ describe('tracked membership', () => {
     const first = await stack.api.post(`/segments/${segment.id}/compute`, sk);
     expect(first.status, first.text).toBe(200);
     expect(first.body).toEqual({ added: 2, removed: 0, total: 2 });
+    await keepHistory('segment-compute', `segment-compute-${segment.id}`);
 
     const eventsOf = async (label: string) =>
       (await stack.api.get(`/events/contact/${people[label]?.id}`, sk)).body.data
@@ -573,6 +575,11 @@ describe('tracked membership', () => {
       }
       expect(names).toContain('segment.leads.entry');
       expect((await stack.api.get(`/segments/${segment.id}`, sk)).body.memberCount).toBe(1);
+      await keepHistoryOfCompletedRun(
+        'recompute-segments',
+        'recomputeSegments',
+        stack.env.TEMPORAL_TASK_QUEUE as string,
+      );
     } finally {
       await connection.close();
     }

@@ -9,9 +9,14 @@ type Answer =
 /**
  * A real DNS server (UDP, on 127.0.0.1) whose zone the test edits as it goes: publish or remove
  * records and the service's resolver (DNS_SERVERS) sees them on its next lookup. A name with no
- * record at all answers NXDOMAIN; a known name without the asked type answers no data.
+ * record at all answers NXDOMAIN; a known name without the asked type answers no data. Given
+ * `zones`, it answers only for names in them and REFUSED for the rest, so a worker that rechecks
+ * every domain of the shared database finds other test files' domains unreachable (which changes
+ * nothing), not gone (which would flag them).
  */
-export async function startDnsServer() {
+export async function startDnsServer({ zones }: { zones?: string[] } = {}) {
+  const inZones = (name: string): boolean =>
+    !zones || zones.some((zone) => name === zone || name.endsWith(`.${zone}`));
   const zone = new Map<string, Answer[]>();
   const server = dns2.createServer({
     udp: true,
@@ -20,7 +25,9 @@ export async function startDnsServer() {
       const [question] = request.questions;
       const name = (question?.name ?? '').toLowerCase().replace(/\.$/, '');
       const answers = zone.get(name);
-      if (!answers) response.header.rcode = 3; // NXDOMAIN
+      if (!inZones(name))
+        response.header.rcode = 5; // REFUSED
+      else if (!answers) response.header.rcode = 3; // NXDOMAIN
       for (const answer of answers ?? []) {
         const base = { name: question?.name ?? name, class: Packet.CLASS.IN, ttl: 1 };
         if (answer.type === 'TXT' && question?.type === Packet.TYPE.TXT) {

@@ -18,6 +18,6 @@ export async function verifiedDomain(
   return { id: added.body.id, domain: name };
 }
 
-/** A domain name no other test uses, under the reserved .test TLD. */
-export const uniqueDomain = (label: string): string =>
-  `${label}-${Math.random().toString(36).slice(2, 8)}.example.test`;
+/** A domain name no other test uses, in `zone` (under the reserved .test TLD). */
+export const uniqueDomain = (label: string, zone = 'example.test'): string =>
+  `${label}-${Math.random().toString(36).slice(2, 8)}.${zone}`;

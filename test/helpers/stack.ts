@@ -49,16 +49,21 @@ export async function startStack({
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
-    // Every file's worker re-checks every domain in the shared database. A resolver that cannot be
-    // reached changes no domain's status, so only the file with a DNS server of its own decides.
+    // A resolver that cannot be reached: lookups fail without changing any domain's status.
+    // Files that verify domains bring a DNS server of their own.
     DNS_SERVERS: '127.0.0.1:9',
     DNS_TIMEOUT_MS: '500',
     // The schedule that restarts a terminated delivery loop; the worker starts the loop itself,
     // so only the file that keeps the schedule's history runs it often.
     EMAIL_DISPATCH_INTERVAL: '1h',
-    // Every file's worker would recompute every tracked segment in the shared database; only the
-    // file that tests the schedule runs it (interval schedules fire on multiples of the interval
-    // since 1970, so a year never fires during a run).
+    // Each file's worker would re-check every domain in the shared database against its own
+    // resolver, and files with DNS servers of their own would flag each other's domains. Only the
+    // file that tests the re-check runs it (domains.test.ts, whose DNS server refuses names
+    // outside its own zone); interval schedules fire on multiples of the interval since 1970, so
+    // a year's interval never fires during a run.
+    DOMAIN_RECHECK_INTERVAL: '8760h',
+    // Every file's worker would recompute every tracked segment in the shared database; the file
+    // that tests the schedule triggers its own once.
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     ...extra,
   };

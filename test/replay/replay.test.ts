@@ -13,6 +13,8 @@ const WORKFLOWS = [
   'dispatch-queued-emails.before-ensure-patch',
   'email-delivery',
   'recheck-domains',
+  'recompute-segments',
+  'segment-compute',
   'send-email',
   'send-system-email',
 ];
