@@ -21,7 +21,7 @@ import {
 import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
 import { toContactView, type ContactView } from '../contacts/contact-view.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
-import { conflict, notFound, validationError } from '../shared/errors.js';
+import { DomainError, conflict, notFound, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { pageResult, type PageResult } from '../shared/pagination.js';
 import type { SegmentComputeResult, WorkflowEngine } from '../shared/ports.js';
@@ -488,5 +488,12 @@ export async function computeSegment({
       'Turn trackMembership on (PATCH) first; POST /refresh recounts any segment.',
     );
   }
-  return engine.computeSegment({ segmentId, projectId });
+  try {
+    return await engine.computeSegment({ segmentId, projectId });
+  } catch {
+    // Temporal unreachable, or the compute failed for good: nothing half-done is answered.
+    throw new DomainError('SERVICE_UNAVAILABLE', 'The compute could not be run now', {
+      suggestion: 'Retry in a moment; the schedule also recomputes tracked segments.',
+    });
+  }
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../runtime/embedded/free-port.js';
 import { withDatabase } from '../helpers/database.js';
+import { createClient } from '../helpers/http.js';
+import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -103,4 +106,45 @@ describe('a segment compute survives its worker', () => {
     const again = await stack.api.post(`/segments/${segmentId}/compute`, sk);
     expect(again.body).toEqual({ added: 0, removed: 0, total: CONTACTS / 2 });
   }, 240_000);
+
+  it('answers 503 when Temporal cannot be reached, and computes nothing', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const created = await stack.api.post('/segments', {
+      ...sk,
+      body: {
+        name: 'Unreachable',
+        filters: { operator: 'AND', conditions: [{ field: 'email', operator: 'exists' }] },
+        trackMembership: true,
+      },
+    });
+    // A second API process of the same installation whose Temporal address leads nowhere.
+    const port = await freePort();
+    const api = runEntryPoint('runtime/api.ts', {
+      ...stack.env,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    });
+    try {
+      await api.waitForOutput(/"msg":"api listening"/, 90_000);
+      const res = await createClient(`http://127.0.0.1:${port}`).post(
+        `/segments/${created.body.id}/compute`,
+        sk,
+      );
+      expect(res.status, res.text).toBe(503);
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      const computes = await withDatabase(
+        async (db) =>
+          (
+            await db.query(
+              'SELECT count(*)::int AS n FROM segment_computes WHERE segment_id = $1',
+              [created.body.id],
+            )
+          ).rows[0].n,
+      );
+      expect(computes).toBe(0);
+    } finally {
+      await api.stop();
+    }
+  }, 120_000);
 });
