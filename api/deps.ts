@@ -1,6 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
 import type { AccountSettings } from '../domain/accounts/accounts.service.js';
+import type { AutomationDeps } from '../domain/automation/executions.service.js';
 import type { DomainSettings } from '../domain/domains/domains.service.js';
 import type { InstallationFeatures } from '../domain/installation/installation-features.pure.js';
 import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
@@ -37,6 +38,7 @@ export interface AppDeps {
   accounts: AccountSettings;
   domains: DomainSettings;
   sending: SendDeps;
+  automation: AutomationDeps;
   links: LinkSettings;
   uploads: UploadSettings;
   feedback: FeedbackSettings;

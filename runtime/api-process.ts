@@ -3,6 +3,7 @@ import { createApp } from '../api/app.js';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import { createAppDeps } from './app-deps.js';
+import { AUTOMATION_PENDING_CHANNEL, EMAIL_QUEUED_CHANNEL } from '../db/sql/wakeups.sql.js';
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
@@ -33,13 +34,24 @@ export async function startApi({
 }): Promise<ApiHandle> {
   const engine = TemporalWorkflowEngine.create(temporal);
   // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
+  // Events this API records are dispatched by its task queue's automation dispatcher.
   const pool = createSqlPool({
     url: databaseUrl,
     max: config.databasePoolMax,
+    taskQueue: config.temporal.taskQueue,
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
   });
   const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
-  const queueNotifier = createPgQueueNotifier({ url: databaseUrl, logger });
+  const queueNotifier = createPgQueueNotifier({
+    url: databaseUrl,
+    channel: EMAIL_QUEUED_CHANNEL,
+    logger,
+  });
+  const dispatchNotifier = createPgQueueNotifier({
+    url: databaseUrl,
+    channel: AUTOMATION_PENDING_CHANNEL,
+    logger,
+  });
   const app = createApp({
     deps: createAppDeps({
       config,
@@ -49,6 +61,7 @@ export async function startApi({
       dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
       rateLimiter,
       queueNotifier,
+      dispatchNotifier,
       fetchText: createTextFetcher(),
       logger,
     }),
@@ -70,6 +83,7 @@ export async function startApi({
       });
       await engine.close();
       await queueNotifier.close();
+      await dispatchNotifier.close();
       await pool.end();
     },
   };

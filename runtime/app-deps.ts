@@ -21,6 +21,7 @@ export function createAppDeps({
   dns,
   rateLimiter,
   queueNotifier,
+  dispatchNotifier,
   fetchText,
   logger,
 }: {
@@ -31,6 +32,8 @@ export function createAppDeps({
   dns: DnsResolver;
   rateLimiter: RateLimiter;
   queueNotifier: QueueNotifier;
+  /** Wakes the automation dispatcher of a queue (events recorded, commands written). */
+  dispatchNotifier: QueueNotifier;
   fetchText: FetchText;
   logger: Logger;
 }): AppDeps {
@@ -55,6 +58,8 @@ export function createAppDeps({
     domains: { encryptionKey: secrets.ENCRYPTION_KEY, spfInclude: config.spfInclude, dns },
     // Mail accepted by this API is delivered by the workers of its task queue.
     sending: { sql, deliveryQueue: config.temporal.taskQueue, queueNotifier },
+    // Executions started through this API run on its task queue.
+    automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
     links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },
     uploads: { sql, dataDir: config.dataDir, publicUrl },
     feedback: {

@@ -64,6 +64,9 @@ const envSchema = z.object({
   // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
   EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
   EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  // Lanes of the automation dispatch loop (events to executions, and their Temporal commands).
+  AUTOMATION_DISPATCH_LANES: z.coerce.number().int().min(1).max(32).default(2),
+  AUTOMATION_DISPATCH_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   // SMTP connections per worker process; also how many emails a worker has in flight at once.
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   // The host customers' SPF records must include (`include:<this>`).
@@ -113,6 +116,7 @@ export interface Config {
   segmentRecomputeInterval: string;
   segmentComputeBatchSize: number;
   emailDelivery: { lanes: number; laneSeconds: number };
+  automationDispatch: { lanes: number; laneSeconds: number };
   smtpPoolSize: number;
   spfInclude: string;
   dnsTimeoutMs: number;
@@ -207,6 +211,10 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDelivery: {
       lanes: env.EMAIL_DELIVERY_LANES,
       laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,
+    },
+    automationDispatch: {
+      lanes: env.AUTOMATION_DISPATCH_LANES,
+      laneSeconds: env.AUTOMATION_DISPATCH_LANE_SECONDS,
     },
     smtpPoolSize: env.SMTP_POOL_SIZE,
     spfInclude: env.SPF_INCLUDE ?? `_spf.${new URL(publicUrl).hostname}`,

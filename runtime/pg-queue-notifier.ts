@@ -1,10 +1,11 @@
-import { notifyEmailQueued } from '../db/sql/email-queue.sql.js';
+import { notifyQueues } from '../db/sql/wakeups.sql.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { QueueNotifier } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
 
 /**
- * Wakes delivery lanes after mail was queued: one NOTIFY per queue at most every `coalesceMs`,
+ * Wakes the listeners of `channel` (delivery lanes after mail was queued, the automation
+ * dispatcher after events were recorded): one NOTIFY per queue at most every `coalesceMs`,
  * in a transaction of its own that does not wait for the disk. NOTIFY inside the accepting
  * transaction would hold PostgreSQL's global notify lock through that transaction's commit and
  * serialize every accepting commit (measured: accept p50 35 ms with it, 15 ms without). A wake-up
@@ -12,10 +13,12 @@ import type { Logger } from './logger.js';
  */
 export function createPgQueueNotifier({
   url,
+  channel,
   logger,
   coalesceMs = 10,
 }: {
   url: string;
+  channel: string;
   logger: Logger;
   coalesceMs?: number;
 }): QueueNotifier & { close(): Promise<void> } {
@@ -23,7 +26,8 @@ export function createPgQueueNotifier({
     url,
     max: 1,
     asynchronousCommit: true,
-    onIdleError: (error) => logger.warn({ err: error }, 'email queue notifier connection failed'),
+    onIdleError: (error) =>
+      logger.warn({ err: error, channel }, 'queue notifier connection failed'),
   });
   const sql = createSql(pool);
   const pending = new Set<string>();
@@ -33,8 +37,8 @@ export function createPgQueueNotifier({
     timer = undefined;
     const queues = [...pending];
     pending.clear();
-    notifyEmailQueued(sql, { queues }).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not wake the delivery lanes'),
+    notifyQueues(sql, { channel, queues }).catch((error: unknown) =>
+      logger.warn({ err: error, channel }, 'could not wake the listeners'),
     );
   };
 

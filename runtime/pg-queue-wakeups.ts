@@ -1,18 +1,21 @@
 import pg from 'pg';
-import { LISTEN_FOR_QUEUED_EMAIL } from '../db/sql/email-queue.sql.js';
+import { listenTo } from '../db/sql/wakeups.sql.js';
 import type { QueueWakeups } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
 
 /**
- * One LISTEN connection per worker process on `email_queued`, filtered to this worker's queue. If the connection drops it is
+ * One LISTEN connection per worker process and `channel` (queued mail, pending automation work),
+ * filtered to this worker's queue. If the connection drops it is
  * opened again; meanwhile lanes fall back to polling on their timeout, so nothing waits forever.
  */
 export async function startPgQueueWakeups({
   url,
+  channel,
   queue,
   logger,
 }: {
   url: string;
+  channel: string;
   queue: string;
   logger: Logger;
 }): Promise<QueueWakeups & { close(): Promise<void> }> {
@@ -35,14 +38,14 @@ export async function startPgQueueWakeups({
       if (message.payload === queue) wake();
     });
     next.on('error', (error) => {
-      logger.warn({ err: error }, 'email queue listener lost its connection');
+      logger.warn({ err: error, channel }, 'queue listener lost its connection');
       next.end().catch(() => undefined);
       if (client === next) client = undefined;
       if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
     });
     try {
       await next.connect();
-      await next.query(LISTEN_FOR_QUEUED_EMAIL);
+      await next.query(listenTo(channel));
       client = next;
       wake(); // anything queued while not listening is picked up now
     } catch (error) {

@@ -9,7 +9,10 @@ import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { AUTOMATION_PENDING_CHANNEL, EMAIL_QUEUED_CHANNEL } from '../db/sql/wakeups.sql.js';
+import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { startPgQueueWakeups } from './pg-queue-wakeups.js';
+import { createWebhookSender } from './webhook-sender.js';
 import { createSmtpMailer } from './smtp-mailer.js';
 
 export interface WorkerHandle {
@@ -43,11 +46,26 @@ export async function startWorker({
   const engine = TemporalWorkflowEngine.create(temporal);
   const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
   const emailDelivery = { queue: temporal.taskQueue, ...config.emailDelivery };
+  const automationDispatch = { queue: temporal.taskQueue, ...config.automationDispatch };
   const wakeups = await startPgQueueWakeups({
     url: databaseUrl,
+    channel: EMAIL_QUEUED_CHANNEL,
     queue: temporal.taskQueue,
     logger,
   });
+  const dispatchWakeups = await startPgQueueWakeups({
+    url: databaseUrl,
+    channel: AUTOMATION_PENDING_CHANNEL,
+    queue: temporal.taskQueue,
+    logger,
+  });
+  // Mail that workflows' SEND_EMAIL steps queue wakes the delivery lanes like mail the API queues.
+  const emailNotifier = createPgQueueNotifier({
+    url: databaseUrl,
+    channel: EMAIL_QUEUED_CHANNEL,
+    logger,
+  });
+  const dns = createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   // Lanes share the process's delivery slots: two per SMTP connection, so a connection has the
   // next message while the previous one's SENT commits. Each slot holds a connection of the
   // delivery pool during its SMTP transaction. Delivery commits asynchronously: waiting for the
@@ -58,11 +76,20 @@ export async function startWorker({
   const deliverySlots = pLimit(slots);
   const onIdleError = (error: Error): void =>
     logger.warn({ err: error }, 'an idle database connection failed');
-  const pool = createSqlPool({ url: databaseUrl, max: config.databasePoolMax, onIdleError });
+  // Events this worker records (email.*, segment entries and exits, subscription changes) are
+  // dispatched by its queue's automation dispatcher.
+  const taskQueue = temporal.taskQueue;
+  const pool = createSqlPool({
+    url: databaseUrl,
+    max: config.databasePoolMax,
+    taskQueue,
+    onIdleError,
+  });
   const deliveryPool = createSqlPool({
     url: databaseUrl,
     max: slots + config.emailDelivery.lanes + 1,
     asynchronousCommit: true,
+    taskQueue,
     onIdleError,
   });
   const { worker, connection } = await createWorker({
@@ -76,7 +103,7 @@ export async function startWorker({
       publicUrl: config.publicUrl,
       systemEmailFrom: config.systemEmailFrom,
       importBatchSize: config.importBatchSize,
-      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
+      dns,
       spfInclude: config.spfInclude,
       encryptionKey: config.secrets.ENCRYPTION_KEY,
       engine,
@@ -84,12 +111,21 @@ export async function startWorker({
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
       segmentComputeBatchSize: config.segmentComputeBatchSize,
+      emailNotifier,
+      dispatchWakeups,
+      automationDispatch,
+      sendWebhook: createWebhookSender({ dns, allowPrivate: config.webhookAllowPrivate }),
     },
   });
   await retryTransient(() => engine.ensureEmailDelivery(emailDelivery, { configure: true }));
+  await retryTransient(() =>
+    engine.ensureAutomationDispatch(automationDispatch, { configure: true }),
+  );
   const done = worker.run().finally(async () => {
     mailer.close();
     await wakeups.close();
+    await dispatchWakeups.close();
+    await emailNotifier.close();
     await connection.close();
     await pool.end();
     await deliveryPool.end();

@@ -1,7 +1,15 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
+import type { ReceivedEvent } from '../domain/automation/interpreter.pure.js';
 import type {
+  AutomationDispatchSettings,
   ContactJobRequest,
   EmailDeliverySettings,
+  ExecutionStart,
   SegmentComputeRequest,
   SegmentComputeResult,
   SendEmailRequest,
@@ -10,17 +18,25 @@ import type {
 } from '../domain/shared/ports.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
-import { CONFIGURE_EMAIL_DELIVERY } from './shared/signals.js';
 import {
+  CONFIGURE_AUTOMATION_DISPATCH,
+  CONFIGURE_EMAIL_DELIVERY,
+  EXECUTION_EVENT,
+} from './shared/signals.js';
+import {
+  automationDispatchWorkflowId,
   contactJobWorkflowId,
   emailDeliveryWorkflowId,
+  executionWorkflowId,
   segmentComputeWorkflowId,
   sendEmailWorkflowId,
   systemEmailWorkflowId,
 } from './shared/workflow-ids.js';
 import type {
+  automationDispatch,
   contactJob,
   emailDelivery,
+  execution,
   segmentCompute,
   sendEmail,
   sendSystemEmail,
@@ -126,6 +142,76 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
 
   async startSegmentCompute(request: SegmentComputeRequest): Promise<void> {
     await this.startSegmentComputeRun(request);
+  }
+
+  async ensureAutomationDispatch(
+    settings: AutomationDispatchSettings,
+    { configure = false }: { configure?: boolean } = {},
+  ): Promise<void> {
+    const options = {
+      taskQueue: settings.queue,
+      workflowId: automationDispatchWorkflowId(settings.queue),
+      args: [settings] as [AutomationDispatchSettings],
+    };
+    if (configure) {
+      await this.client.workflow.signalWithStart<
+        typeof automationDispatch,
+        [AutomationDispatchSettings]
+      >('automationDispatch', {
+        ...options,
+        signal: CONFIGURE_AUTOMATION_DISPATCH,
+        signalArgs: [settings],
+      });
+      return;
+    }
+    await this.client.workflow.start<typeof automationDispatch>('automationDispatch', {
+      ...options,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  }
+
+  async startExecution({ input, memo }: ExecutionStart): Promise<void> {
+    try {
+      await this.client.workflow.start<typeof execution>('execution', {
+        taskQueue: input.execution.queue,
+        workflowId: executionWorkflowId(input.execution.executionId),
+        // A run that ended keeps its id: a retried start never runs the execution twice.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [input],
+        memo,
+        typedSearchAttributes: [{ key: PROJECT_ID, value: input.execution.projectId }],
+      });
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+      throw error;
+    }
+  }
+
+  async signalExecution({
+    executionId,
+    event,
+  }: {
+    executionId: string;
+    event: ReceivedEvent;
+  }): Promise<'signalled' | 'ended'> {
+    try {
+      await this.client.workflow
+        .getHandle(executionWorkflowId(executionId))
+        .signal<[ReceivedEvent]>(EXECUTION_EVENT, event);
+      return 'signalled';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return 'ended';
+      throw error;
+    }
+  }
+
+  async cancelExecution({ executionId }: { executionId: string }): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(executionWorkflowId(executionId)).cancel();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return;
+      throw error;
+    }
   }
 
   async isReachable(): Promise<boolean> {

@@ -31,10 +31,11 @@ const trackRoute = (path: string, summary: string): AnyRoute =>
     auth: path.startsWith('/v1') ? 'track' : 'project',
     body: trackBody,
     response: trackResult,
-    handler: async ({ sql, auth, body, ctx }) => ({
+    handler: async ({ sql, deps, auth, body, ctx }) => ({
       success: true,
       data: await trackEvent({
         sql,
+        dispatch: deps.automation,
         projectId: projectIdOf(auth),
         input: body,
         idempotencyKey: idempotencyKeyOf(ctx),

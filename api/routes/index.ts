@@ -4,6 +4,8 @@ import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { segmentRoutes } from './segments.routes.js';
+import { workflowExecutionRoutes } from './workflow-executions.routes.js';
+import { workflowRoutes } from './workflows.routes.js';
 import { sendRoutes } from './send.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -29,6 +31,8 @@ export function resourceRoutes(): AnyRoute[] {
     ...verifyRoutes(),
     ...contactRoutes(),
     ...segmentRoutes(),
+    ...workflowRoutes(),
+    ...workflowExecutionRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),
     ...templateRoutes(),

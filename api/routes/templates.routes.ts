@@ -100,8 +100,8 @@ export const templateRoutes = () => [
     auth: 'project',
     params: templateIdParams,
     status: 204,
-    handler: async ({ em, auth, params }) => {
-      await deleteTemplate({ em, projectId: projectIdOf(auth), templateId: params.id });
+    handler: async ({ em, sql, auth, params }) => {
+      await deleteTemplate({ em, sql, projectId: projectIdOf(auth), templateId: params.id });
     },
   }),
   defineRoute({
@@ -125,7 +125,7 @@ export const templateRoutes = () => [
     tag: 'Templates',
     auth: 'project',
     params: templateIdParams,
-    handler: async ({ em, auth, params }) =>
-      templateUsage({ em, projectId: projectIdOf(auth), templateId: params.id }),
+    handler: async ({ em, sql, auth, params }) =>
+      templateUsage({ em, sql, projectId: projectIdOf(auth), templateId: params.id }),
   }),
 ];

@@ -3,7 +3,7 @@ import { newId } from '../../domain/shared/ids.js';
 import { Contact } from './contact.entity.js';
 import { Project } from './project.entity.js';
 
-/** A tracked or service-emitted event. `dispatchedAt` stays null until automation has seen it. */
+/** A tracked or service-emitted event (a trigger also puts it in the automation's outbox). */
 export const Event = defineEntity({
   name: 'Event',
   tableName: 'events',
@@ -17,7 +17,6 @@ export const Event = defineEntity({
     name: p.string().columnType('text'),
     data: p.json<Record<string, unknown>>().default('{}'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    dispatchedAt: p.datetime().nullable(),
   },
 });
 export type Event = InferEntity<typeof Event>;

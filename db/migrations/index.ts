@@ -8,6 +8,7 @@ import { Migration20261121114500_uploads } from './Migration20261121114500_uploa
 import { Migration20261121120000_email_dispatch } from './Migration20261121120000_email_dispatch.js';
 import { Migration20261121140000_email_delivery_queue } from './Migration20261121140000_email_delivery_queue.js';
 import { Migration20261123100000_segments } from './Migration20261123100000_segments.js';
+import { Migration20261124100000_automation } from './Migration20261124100000_automation.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261121140000_email_delivery_queue,
   },
   { name: 'Migration20261123100000_segments', class: Migration20261123100000_segments },
+  { name: 'Migration20261124100000_automation', class: Migration20261124100000_automation },
 ];

@@ -148,11 +148,12 @@ export async function markEmailSent(
        UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3,
               claimed_by = NULL, claimed_until = NULL
         WHERE id = $1 AND status = 'QUEUED'
-        RETURNING id, project_id, contact_id, subject, template_id, message_id)
+        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
      SELECT uuid_generate_v7(), project_id, contact_id, 'email.sent',
             jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
-              'subject', subject, 'templateId', template_id)), now()
+              'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
+              'executionId', execution_id)), now()
        FROM sent WHERE contact_id IS NOT NULL`,
     [emailId, messageId, subject],
     'email-sent',
@@ -171,11 +172,12 @@ export async function markEmailFailed(
     `WITH failed AS (
        UPDATE emails SET status = 'FAILED', error = $2, claimed_by = NULL, claimed_until = NULL
         WHERE id = $1 AND status = 'QUEUED'
-        RETURNING id, project_id, contact_id, subject, template_id, message_id)
+        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
      SELECT uuid_generate_v7(), project_id, contact_id, 'email.failed',
             jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
-              'subject', subject, 'templateId', template_id, 'error', $3::text)), now()
+              'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
+              'executionId', execution_id, 'error', $3::text)), now()
        FROM failed WHERE contact_id IS NOT NULL`,
     [emailId, error, eventError],
   );

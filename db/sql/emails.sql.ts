@@ -8,6 +8,9 @@ export interface EmailEventSource {
   subject: string;
   template_id: string | null;
   message_id?: string | null;
+  /** Set for mail a workflow's SEND_EMAIL step sent. */
+  workflow_id?: string | null;
+  execution_id?: string | null;
 }
 
 export async function findEmailEventSource(
@@ -15,7 +18,8 @@ export async function findEmailEventSource(
   { emailId }: { emailId: string },
 ): Promise<EmailEventSource | undefined> {
   const [row] = await sql.query<EmailEventSource>(
-    'SELECT id, project_id, contact_id, subject, template_id, message_id FROM emails WHERE id = $1',
+    `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id
+       FROM emails WHERE id = $1`,
     [emailId],
   );
   return row;
@@ -34,7 +38,8 @@ export async function lockEmailForFeedback(
   { emailId, messageId }: { emailId?: string; messageId?: string },
 ): Promise<FeedbackEmailRow | undefined> {
   const [row] = await sql.query<FeedbackEmailRow>(
-    `SELECT id, project_id, contact_id, subject, template_id, message_id, to_address FROM emails
+    `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id,
+            to_address FROM emails
       WHERE ($1::uuid IS NOT NULL AND id = $1::uuid) OR ($2::text IS NOT NULL AND message_id = $2::text)
       LIMIT 1 FOR UPDATE`,
     [emailId ?? null, messageId ?? null],

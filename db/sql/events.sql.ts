@@ -130,3 +130,34 @@ export async function insertEvent(
     [projectId, contactId, name, JSON.stringify(data)],
   );
 }
+
+/**
+ * Every event name of the project with the top-level data keys its newest `sample` events have,
+ * in name order. Names come from a skip scan of the (project, name, time) index, so a project
+ * with millions of events costs one index probe per name.
+ */
+export async function eventNamesWithDataKeys(
+  sql: Sql,
+  { projectId, sample }: { projectId: string; sample: number },
+): Promise<{ name: string; keys: string[] }[]> {
+  return sql.query<{ name: string; keys: string[] }>(
+    `WITH RECURSIVE names AS (
+       (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
+       UNION ALL
+       SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name
+                ORDER BY e.name LIMIT 1)
+         FROM names n WHERE n.name IS NOT NULL)
+     SELECT n.name,
+            coalesce(array_agg(DISTINCT k.key ORDER BY k.key) FILTER (WHERE k.key IS NOT NULL),
+                     '{}') AS keys
+       FROM names n
+       LEFT JOIN LATERAL (
+         SELECT e.data FROM events e WHERE e.project_id = $1 AND e.name = n.name
+          ORDER BY e.created_at DESC LIMIT $2) d ON true
+       LEFT JOIN LATERAL (
+         SELECT jsonb_object_keys(d.data) AS key WHERE jsonb_typeof(d.data) = 'object') k ON true
+      WHERE n.name IS NOT NULL
+      GROUP BY n.name ORDER BY n.name`,
+    [projectId, sample],
+  );
+}

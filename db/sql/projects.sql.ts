@@ -34,6 +34,8 @@ export async function findProjectBySecretKeyHash(
 // Tables holding a project's data (not its identity, keys or members), wiped by a reset.
 // Children before the contacts they reference.
 const PROJECT_DATA_TABLES: readonly string[] = [
+  'event_outbox',
+  'workflows',
   'events',
   'jobs',
   'idempotency_keys',

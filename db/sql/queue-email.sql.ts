@@ -3,7 +3,7 @@ import {
   contactUpsertParams,
   type ContactUpsertRow,
 } from './contact-upsert.sql.js';
-import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
+import type { AcceptedEmailStatus, EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import type { Sql } from './sql.js';
 
@@ -126,5 +126,80 @@ export async function upsertContactAndQueueEmail(
     'queue-email',
   );
   if (!row) throw new Error('The contact and email write returned no row');
+  return row;
+}
+
+/**
+ * Writes the email a workflow's SEND_EMAIL step sends to its execution's contact, from a
+ * template, once per execution and step: a repeated call answers the email written the first
+ * time. SUPPRESSED as for sends (the suppression list; marketing mail to an unsubscribed contact).
+ * Answers undefined when the contact or the template is gone.
+ */
+export async function queueExecutionEmail(
+  sql: Sql,
+  {
+    id,
+    projectId,
+    contactId,
+    templateId,
+    domainId,
+    variables,
+    deliveryQueue,
+    workflowId,
+    executionId,
+    stepId,
+  }: {
+    id: string;
+    projectId: string;
+    contactId: string;
+    templateId: string;
+    domainId: string;
+    /** Template variables on top of the contact's data (and its email and id). */
+    variables: Record<string, unknown>;
+    deliveryQueue: string;
+    workflowId: string;
+    executionId: string;
+    stepId: string;
+  },
+): Promise<{ id: string; status: EmailStatus } | undefined> {
+  const [row] = await sql.query<{ id: string; status: EmailStatus }>(
+    `WITH queued AS (
+       INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name,
+                           from_address, from_name, reply_to, subject, body, type, status, headers,
+                           variables, attachment_ids, suppression_reason, delivery_queue, created_at,
+                           workflow_id, execution_id, step_id)
+       SELECT $1::uuid, $2::uuid, c.id, t.id, $5::uuid, c.email, NULL, t.from_address, t.from_name,
+              t.reply_to, t.subject, t.body, t.type,
+              CASE WHEN r.reason IS NULL THEN 'QUEUED' ELSE 'SUPPRESSED' END, '{}'::jsonb,
+              c.data || $6::jsonb || jsonb_build_object('email', c.email, 'id', c.id,
+                'svc_id', c.id, 'svc_email', c.email),
+              '{}'::uuid[], r.reason, $7, now(), $8::uuid, $9::uuid, $10::uuid
+         FROM contacts c
+         JOIN templates t ON t.id = $4::uuid AND t.project_id = $2::uuid
+         CROSS JOIN LATERAL (
+           SELECT coalesce(
+             (SELECT s.reason FROM suppressions s WHERE s.project_id = $2::uuid AND s.email = c.email),
+             CASE WHEN t.type = 'MARKETING' AND NOT c.subscribed THEN 'unsubscribed' END) AS reason) r
+        WHERE c.id = $3::uuid AND c.project_id = $2::uuid
+       ON CONFLICT (execution_id, step_id) WHERE execution_id IS NOT NULL DO NOTHING
+       RETURNING id, status)
+     SELECT id, status FROM queued
+     UNION ALL
+     SELECT id, status FROM emails WHERE execution_id = $9::uuid AND step_id = $10::uuid
+     LIMIT 1`,
+    [
+      id,
+      projectId,
+      contactId,
+      templateId,
+      domainId,
+      JSON.stringify(variables),
+      deliveryQueue,
+      workflowId,
+      executionId,
+      stepId,
+    ],
+    'queue-execution-email',
+  );
   return row;
 }

@@ -73,23 +73,39 @@ export function createSqlPool({
   url,
   max,
   asynchronousCommit = false,
+  taskQueue,
   onIdleError = () => undefined,
 }: {
   url: string;
   max: number;
   asynchronousCommit?: boolean;
+  /**
+   * The task queue of this process: events its sessions record are dispatched by that queue's
+   * dispatcher (the events table's trigger reads it as `mailwright.task_queue`).
+   */
+  taskQueue?: string;
   /** An idle connection failed (the server restarting or stopping); the pool drops it. */
   onIdleError?: (error: Error) => void;
 }): pg.Pool {
+  const options = [
+    ...(asynchronousCommit ? ['-c synchronous_commit=off'] : []),
+    ...(taskQueue === undefined ? [] : [`-c ${TASK_QUEUE_SETTING}=${escapeOption(taskQueue)}`]),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    options: asynchronousCommit ? '-c synchronous_commit=off' : undefined,
+    options: options.length > 0 ? options.join(' ') : undefined,
   });
   // Unheard, an idle client's 'error' event would end the process.
   pool.on('error', onIdleError);
   return pool;
 }
+
+/** The session setting naming the task queue whose dispatcher takes the session's events. */
+export const TASK_QUEUE_SETTING = 'mailwright.task_queue';
+
+// libpq splits `options` on spaces; a backslash keeps a space or backslash in the value.
+const escapeOption = (value: string): string => value.replace(/[\\ ]/g, (c) => `\\${c}`);
 
 export function isUniqueViolation(error: unknown): boolean {
   return (

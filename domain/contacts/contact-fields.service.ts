@@ -6,6 +6,7 @@ import {
 } from '../../db/sql/contact-fields.sql.js';
 import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { validationError } from '../shared/errors.js';
 import { RESERVED_DATA_KEYS } from './data-rules.pure.js';
 import type { FieldKind, FieldType } from './field-type.pure.js';
@@ -107,7 +108,8 @@ export async function listFieldValues({
 
 /**
  * Where a custom field is referenced: segment filters that read it (`data.<field>` or a path
- * under it). Campaigns and workflows join the lists with their issues.
+ * under it), workflows whose CONDITION steps read it or UPDATE_CONTACT steps write it.
+ * Campaigns join the lists with their issue.
  */
 export async function fieldUsage({
   sql,
@@ -121,10 +123,14 @@ export async function fieldUsage({
   field: string;
   segments: { id: string; name: string }[];
   campaigns: unknown[];
-  workflows: unknown[];
+  workflows: { id: string; name: string; enabled: boolean }[];
 }> {
-  const segments = await segmentsReferencing(sql, { projectId, field: customField(field) });
-  return { field, segments, campaigns: [], workflows: [] };
+  const key = customField(field);
+  const [segments, workflows] = await Promise.all([
+    segmentsReferencing(sql, { projectId, field: key }),
+    workflowsReferencing(sql, { projectId, field: key }),
+  ]);
+  return { field, segments, campaigns: [], workflows };
 }
 
 export async function deleteContactField({

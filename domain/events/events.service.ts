@@ -11,6 +11,7 @@ import {
   type EventTotals,
 } from '../../db/sql/events.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { notFound } from '../shared/errors.js';
 import { canonicalEventName } from './event-names.pure.js';
 import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
@@ -109,8 +110,9 @@ export async function listEventNames({
 }
 
 /**
- * Where an event name is referenced: segment filters that read it (Plunk's spellings of the
- * email events count as ours). Workflow triggers and conditions join the lists with their issue.
+ * Where an event name is referenced: segment filters that read it, workflows it triggers or that
+ * wait for it (Plunk's spellings of the email events count as ours). Campaigns join the lists
+ * with their issue.
  */
 export async function eventUsage({
   sql,
@@ -123,11 +125,15 @@ export async function eventUsage({
 }): Promise<{
   event: string;
   segments: { id: string; name: string }[];
-  workflows: unknown[];
+  workflows: { id: string; name: string; enabled: boolean }[];
   campaigns: unknown[];
 }> {
-  const segments = await segmentsReferencing(sql, { projectId, event: canonicalEventName(name) });
-  return { event: name, segments, workflows: [], campaigns: [] };
+  const event = canonicalEventName(name);
+  const [segments, workflows] = await Promise.all([
+    segmentsReferencing(sql, { projectId, event }),
+    workflowsReferencing(sql, { projectId, event }),
+  ]);
+  return { event: name, segments, workflows, campaigns: [] };
 }
 
 export async function deleteEventsByName({

@@ -3,6 +3,7 @@ import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import type { QueueNotifier } from '../shared/ports.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { isReservedEventName } from './event-names.pure.js';
 
@@ -21,16 +22,20 @@ export interface TrackResult {
 
 /**
  * Records a tracked event: the contact is created or updated (data rules, subscription flip and
- * its event) and the event is recorded, undispatched, all in one statement. Every call records a
- * new event; an Idempotency-Key makes a retry a 409 instead.
+ * its event) and the event is recorded, all in one statement; the events table's trigger puts it
+ * in the automation outbox, and the dispatcher is woken. Every call records a new event; an
+ * Idempotency-Key makes a retry a 409 instead.
  */
 export async function trackEvent({
   sql,
+  dispatch,
   projectId,
   input,
   idempotencyKey,
 }: {
   sql: Sql;
+  /** The task queue whose dispatcher takes this API's events, and its wake-up. */
+  dispatch: { queue: string; dispatchNotifier: QueueNotifier };
   projectId: string;
   input: TrackInput;
   idempotencyKey?: string;
@@ -66,5 +71,6 @@ export async function trackEvent({
       }),
   );
   if (!row) throw new Error('The contact upsert returned no row');
+  dispatch.dispatchNotifier.queued(dispatch.queue);
   return { contact: row.id, event: eventId, timestamp: new Date(row.updated_at).toISOString() };
 }

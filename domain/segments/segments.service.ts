@@ -19,6 +19,7 @@ import {
   type SegmentRow,
 } from '../../db/sql/segments.sql.js';
 import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
+import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { toContactView, type ContactView } from '../contacts/contact-view.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError, conflict, notFound, validationError } from '../shared/errors.js';
@@ -299,7 +300,7 @@ export async function updateSegment({
   return toSegmentView({ ...row, member_count: memberCount, member_count_at: new Date() });
 }
 
-/** What uses a segment: other segments' filters (campaigns and workflows join with their issues). */
+/** What uses a segment: other segments' filters, workflows it triggers (campaigns join later). */
 export async function segmentUsage({
   sql,
   projectId,
@@ -308,8 +309,15 @@ export async function segmentUsage({
   sql: Sql;
   projectId: string;
   segmentId: string;
-}): Promise<{ segments: { id: string; name: string }[] }> {
-  return { segments: await segmentsReferencing(sql, { projectId, segmentId }) };
+}): Promise<{
+  segments: { id: string; name: string }[];
+  workflows: { id: string; name: string; enabled: boolean }[];
+}> {
+  const [segments, workflows] = await Promise.all([
+    segmentsReferencing(sql, { projectId, segmentId }),
+    workflowsReferencing(sql, { projectId, segmentId }),
+  ]);
+  return { segments, workflows };
 }
 
 /** Refused (409) while anything uses the segment; its members and computes go with it. */
@@ -324,10 +332,14 @@ export async function deleteSegment({
 }): Promise<void> {
   await requireSegment(sql, projectId, segmentId);
   const usage = await segmentUsage({ sql, projectId, segmentId });
-  if (usage.segments.length > 0) {
+  const users = [
+    ...usage.segments.map((s) => `segment "${s.name}"`),
+    ...usage.workflows.map((w) => `workflow "${w.name}"`),
+  ];
+  if (users.length > 0) {
     throw conflict(
-      `The segment is used by ${usage.segments.map((s) => `"${s.name}"`).join(', ')}`,
-      'Change or delete the segments that use it first.',
+      `The segment is used by ${users.join(', ')}`,
+      'Change or delete the segments and workflows that use it first.',
     );
   }
   if (!(await deleteSegmentRow(sql, { projectId, segmentId }))) throw notFound('Segment');

@@ -2,7 +2,10 @@ import type { EmailEventSource } from '../../db/sql/emails.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 
-/** email.* events carry `{emailId, messageId, subject, templateId?, ...}` (decisions.md). */
+/**
+ * email.* events carry `{emailId, messageId, subject, templateId?, workflowId?, executionId?, ...}`
+ * (decisions.md).
+ */
 export async function recordEmailEvent(
   sql: Sql,
   email: EmailEventSource,
@@ -19,6 +22,8 @@ export async function recordEmailEvent(
       messageId: email.message_id ?? undefined,
       subject: email.subject,
       templateId: email.template_id ?? undefined,
+      workflowId: email.workflow_id ?? undefined,
+      executionId: email.execution_id ?? undefined,
       ...extra,
     },
   });

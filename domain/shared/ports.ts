@@ -1,5 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExecutionInput } from '../automation/execution-run.pure.js';
+import type { ReceivedEvent } from '../automation/interpreter.pure.js';
 import type { AttachmentDisposition } from '../sending/attachment-disposition.pure.js';
 import type { SystemEmailKind } from '../system-email/system-email-kind.pure.js';
 
@@ -35,7 +37,43 @@ export interface WorkflowEngine {
   computeSegment(request: SegmentComputeRequest): Promise<SegmentComputeResult>;
   /** Starts a segment's compute unless one runs, without waiting for it (the schedule). */
   startSegmentCompute(request: SegmentComputeRequest): Promise<void>;
+  /**
+   * Starts the automation dispatch loop of a queue (`automation-dispatch-<queue>`) unless it
+   * runs; `configure` also hands a running loop these settings.
+   */
+  ensureAutomationDispatch(
+    settings: AutomationDispatchSettings,
+    options?: { configure?: boolean },
+  ): Promise<void>;
+  /**
+   * Starts an execution's durable run (`execution-<id>`, on its queue). A run that was started
+   * before (even one that has ended) is left alone: a retried start is a no-op.
+   */
+  startExecution(start: ExecutionStart): Promise<void>;
+  /** Hands a running execution an event; `ended` when its run is over (or never began). */
+  signalExecution(request: {
+    executionId: string;
+    event: ReceivedEvent;
+  }): Promise<'signalled' | 'ended'>;
+  /** Asks an execution's run to stop; a run that has ended is left as it is. */
+  cancelExecution(request: { executionId: string }): Promise<void>;
   isReachable(): Promise<boolean>;
+}
+
+/** An execution's durable run as the dispatcher starts it. */
+export interface ExecutionStart {
+  input: ExecutionInput;
+  /** Shown beside the run in the Temporal UI. */
+  memo: { workflowName: string; contactEmail: string; trigger: string };
+}
+
+export interface AutomationDispatchSettings {
+  /** The task queue whose event and command outboxes the loop drains. */
+  queue: string;
+  /** Dispatch lanes (activities) running at once, spread over the queue's workers. */
+  lanes: number;
+  /** How long one lane activity runs before the next takes over. */
+  laneSeconds: number;
 }
 
 export interface SegmentComputeRequest {
@@ -152,3 +190,26 @@ export interface SendEmailRequest {
 
 /** Fetches a URL's body as text (SNS certificates and subscription confirmations). */
 export type FetchText = (url: string) => Promise<string>;
+
+/** An outbound request of a WEBHOOK step, rendered. */
+export interface WebhookRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The status and the first bytes of the answer (redirects are answers, never followed). */
+export interface WebhookResponse {
+  status: number;
+  body: string;
+}
+
+/**
+ * Sends a webhook: the host is resolved once, every address checked, and the connection made
+ * to the checked address. Throws WebhookRefusedError for an address it may not reach or a host
+ * that does not exist (trying again cannot help), any other error for a failure worth retrying.
+ */
+export type WebhookSender = (request: WebhookRequest) => Promise<WebhookResponse>;
+
+export class WebhookRefusedError extends Error {}

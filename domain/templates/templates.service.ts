@@ -1,8 +1,10 @@
 import { Template } from '../../db/entities/index.js';
 import { likeSubstring } from '../../db/sql/keyset.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { workflowStepsUsingTemplate } from '../../db/sql/workflows.sql.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';
 import type { EmailType } from '../sending/email-type.pure.js';
-import { notFound } from '../shared/errors.js';
+import { conflict, notFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
 import { assertTemplatesValid } from './template-engine.js';
@@ -94,16 +96,27 @@ export async function updateTemplate({
   return template;
 }
 
+/** Refused (409) while a workflow's SEND_EMAIL step uses the template. */
 export async function deleteTemplate({
   em,
+  sql,
   projectId,
   templateId,
 }: {
   em: Em;
+  sql: Sql;
   projectId: string;
   templateId: string;
 }): Promise<void> {
   const template = await getTemplate({ em, projectId, templateId });
+  const steps = await workflowStepsUsingTemplate(sql, { projectId, templateId });
+  if (steps.length > 0) {
+    const names = [...new Set(steps.map((s) => `"${s.workflowName}"`))].join(', ');
+    throw conflict(
+      `The template is used by workflow ${names}`,
+      'Change or delete the SEND_EMAIL steps that use it first.',
+    );
+  }
   await em.removeAndFlush(template);
 }
 
@@ -131,18 +144,30 @@ export async function duplicateTemplate({
   return copy;
 }
 
-/** Campaigns and workflow steps that use the template arrive with their issues; none exist yet. */
-export async function templateUsage(input: {
+/** The workflow steps that send the template (campaigns join the list with their issue). */
+export async function templateUsage({
+  em,
+  sql,
+  projectId,
+  templateId,
+}: {
   em: Em;
+  sql: Sql;
   projectId: string;
   templateId: string;
 }): Promise<{
   templateId: string;
   campaigns: unknown[];
-  workflowSteps: unknown[];
+  workflowSteps: {
+    workflowId: string;
+    workflowName: string;
+    stepId: string;
+    stepName: string | null;
+  }[];
 }> {
-  await getTemplate(input);
-  return { templateId: input.templateId, campaigns: [], workflowSteps: [] };
+  await getTemplate({ em, projectId, templateId });
+  const workflowSteps = await workflowStepsUsingTemplate(sql, { projectId, templateId });
+  return { templateId, campaigns: [], workflowSteps };
 }
 
 export interface TemplateList {

@@ -2,15 +2,20 @@ import type { Orm } from '../../db/orm.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { DeliverySlots } from '../../domain/sending/delivery-lane.service.js';
 import type {
+  AutomationDispatchSettings,
   DnsResolver,
   EmailDeliverySettings,
   Mailer,
+  QueueNotifier,
   QueueWakeups,
+  WebhookSender,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
+import { createAutomationDispatchActivities } from './automation-dispatch.activities.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
 import { createEmailDeliveryActivities } from './email-delivery.activities.js';
+import { createExecutionStepActivities } from './execution-step.activities.js';
 import { createSegmentActivities } from './segment.activities.js';
 import { createSendEmailActivities } from './send-email.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
@@ -36,6 +41,12 @@ export interface ActivityDeps {
   emailDelivery: EmailDeliverySettings;
   /** Contacts per transaction of a segment compute. */
   segmentComputeBatchSize: number;
+  /** Wakes the delivery lanes of a queue (mail a workflow's SEND_EMAIL step queued). */
+  emailNotifier: QueueNotifier;
+  /** Wakes this worker's automation dispatch lanes when events are recorded. */
+  dispatchWakeups: QueueWakeups;
+  automationDispatch: AutomationDispatchSettings;
+  sendWebhook: WebhookSender;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -62,6 +73,17 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       engine: deps.engine,
       batchSize: deps.segmentComputeBatchSize,
+    }),
+    ...createExecutionStepActivities({
+      sql: deps.sql,
+      emailNotifier: deps.emailNotifier,
+      sendWebhook: deps.sendWebhook,
+    }),
+    ...createAutomationDispatchActivities({
+      sql: deps.sql,
+      engine: deps.engine,
+      wakeups: deps.dispatchWakeups,
+      dispatch: deps.automationDispatch,
     }),
     ...createSystemEmailActivities({
       orm: deps.orm,

@@ -4,3 +4,6 @@
 
 /** dispatchQueuedEmails calls `ensureEmailDelivery` instead of the zero-count `dispatchQueuedEmails`. */
 export const ENSURE_EMAIL_DELIVERY_PATCH = 'ensure-email-delivery';
+
+/** dispatchQueuedEmails also makes sure the automation dispatch loop runs. */
+export const ENSURE_AUTOMATION_DISPATCH_PATCH = 'ensure-automation-dispatch';

@@ -12,3 +12,7 @@ export const segmentComputeWorkflowId = (segmentId: string): string =>
   `segment-compute-${segmentId}`;
 export const segmentRecomputeScheduleId = (taskQueue: string): string =>
   `segment-recompute-${taskQueue}`;
+export { executionWorkflowId } from '../../domain/automation/execution-ids.pure.js';
+/** The long-running dispatch loop of a queue: it drains the event and command outboxes. */
+export const automationDispatchWorkflowId = (queue: string): string =>
+  `automation-dispatch-${queue}`;

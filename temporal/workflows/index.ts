@@ -1,6 +1,8 @@
+export { automationDispatch } from './automation-dispatch.workflow.js';
 export { contactJob } from './contact-job.workflow.js';
 export { dispatchQueuedEmails } from './dispatch-queued-emails.workflow.js';
 export { emailDelivery } from './email-delivery.workflow.js';
+export { execution } from './execution.workflow.js';
 export { recheckDomains } from './recheck-domains.workflow.js';
 export { recomputeSegments } from './recompute-segments.workflow.js';
 export { segmentCompute } from './segment-compute.workflow.js';

@@ -1,3 +1,4 @@
+import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, inject } from 'vitest';
 import { createLogger } from '../../runtime/logger.js';
@@ -12,8 +13,13 @@ afterEach(async () => {
 
 async function pair(queue: string) {
   const url = inject('stack').databaseUrl;
-  const wakeups = await startPgQueueWakeups({ url, queue, logger });
-  const notifier = createPgQueueNotifier({ url, logger });
+  const wakeups = await startPgQueueWakeups({
+    channel: EMAIL_QUEUED_CHANNEL,
+    url,
+    queue,
+    logger,
+  });
+  const notifier = createPgQueueNotifier({ channel: EMAIL_QUEUED_CHANNEL, url, logger });
   closers.push(wakeups.close, notifier.close);
   return { wakeups, notifier };
 }

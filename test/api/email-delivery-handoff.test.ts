@@ -1,3 +1,4 @@
+import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createSql, createSqlPool } from '../../db/sql/sql.js';
@@ -49,6 +50,7 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
     const sql = createSql(pool);
     const mailer = createSmtpMailer({ url: stack.smtp.url });
     const wakeups = await startPgQueueWakeups({
+      channel: EMAIL_QUEUED_CHANNEL,
       url,
       queue,
       logger: createLogger({ level: 'silent', name: 'test' }),

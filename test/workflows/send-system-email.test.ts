@@ -1,3 +1,4 @@
+import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -9,6 +10,7 @@ import { createSql, createSqlPool } from '../../db/sql/sql.js';
 import { createDnsResolver } from '../../runtime/dns-resolver.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
+import { createWebhookSender } from '../../runtime/webhook-sender.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
@@ -44,6 +46,7 @@ async function runWorker<T>(
   const mailer = createSmtpMailer({ url: smtpUrl });
   const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
   const wakeups = await startPgQueueWakeups({
+    channel: EMAIL_QUEUED_CHANNEL,
     url: stack.databaseUrl,
     queue: taskQueue,
     logger: createLogger({ level: 'silent', name: 'test' }),
@@ -74,6 +77,13 @@ async function runWorker<T>(
         deliverySlots: pLimit(1),
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
         segmentComputeBatchSize: 1000,
+        emailNotifier: { queued: () => undefined },
+        dispatchWakeups: wakeups,
+        automationDispatch: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
+        sendWebhook: createWebhookSender({
+          dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
+          allowPrivate: false,
+        }),
       }),
     });
     return await worker.runUntil(work);

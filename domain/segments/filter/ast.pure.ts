@@ -95,6 +95,14 @@ export const isFilter = (node: Condition | Filter): node is Filter => 'condition
 export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
 export type StandardField = (typeof STANDARD_FIELDS)[number];
 
+/**
+ * Where a condition is read. In a segment (and a campaign audience) `event.<name>` means the
+ * contact's events of that name; in a workflow's CONDITION step `event.<path>` is the data of
+ * the event that triggered the execution, and `context.<path>` the execution's context.
+ */
+export const FILTER_SCOPES = ['segment', 'workflow'] as const;
+export type FilterScope = (typeof FILTER_SCOPES)[number];
+
 /** What a condition's `field` names. */
 export type FieldRef =
   | { kind: 'email' }
@@ -102,10 +110,17 @@ export type FieldRef =
   | { kind: 'date'; column: Extract<StandardField, 'createdAt' | 'updatedAt'> }
   | { kind: 'data'; path: string[] }
   | { kind: 'event'; name: string }
-  | { kind: 'segment'; id: string };
+  | { kind: 'segment'; id: string }
+  | { kind: 'eventData'; path: string[] }
+  | { kind: 'context'; path: string[] };
 
-/** Reads a field name; undefined when it names nothing a filter can read. */
-export function parseField(field: string): FieldRef | undefined {
+const pathOf = (rest: string): string[] | undefined => {
+  const path = rest.split('.');
+  return path.every((key) => key !== '') ? path : undefined;
+};
+
+/** Reads a field name; undefined when it names nothing a filter of `scope` can read. */
+export function parseField(field: string, scope: FilterScope = 'segment'): FieldRef | undefined {
   if (field === 'email') return { kind: 'email' };
   if (field === 'subscribed') return { kind: 'subscribed' };
   if (field === 'createdAt' || field === 'updatedAt') return { kind: 'date', column: field };
@@ -114,9 +129,12 @@ export function parseField(field: string): FieldRef | undefined {
   const head = field.slice(0, dot);
   const rest = field.slice(dot + 1);
   if (rest === '') return undefined;
-  if (head === 'data') {
-    const path = rest.split('.');
-    return path.every((key) => key !== '') ? { kind: 'data', path } : undefined;
+  const path = pathOf(rest);
+  if (head === 'data') return path && { kind: 'data', path };
+  if (scope === 'workflow') {
+    if (head === 'event') return path && { kind: 'eventData', path };
+    if (head === 'context') return path && { kind: 'context', path };
+    return undefined;
   }
   if (head === 'event') return { kind: 'event', name: rest };
   if (head === 'segment') return { kind: 'segment', id: rest };

@@ -4,6 +4,7 @@ import {
   windowStart,
   type Condition,
   type Filter,
+  type FilterScope,
   type OrderingOperator,
   type Scalar,
 } from './ast.pure.js';
@@ -27,6 +28,10 @@ export interface FilterSubject {
   events: readonly { name: string; createdAt: Date }[];
   /** The static segments the contact is a member of. */
   staticSegments: ReadonlySet<string>;
+  /** In a workflow: the data of the event that triggered the execution (`event.<path>`). */
+  eventData?: Record<string, unknown>;
+  /** In a workflow: the execution's context (`context.<path>`). */
+  context?: Record<string, unknown>;
 }
 
 /** What `segment.<id>` names: a static segment (members are listed) or a dynamic one (a filter). */
@@ -37,6 +42,8 @@ export interface EvaluationContext {
   now: Date;
   /** The segments the filter refers to, and those theirs refer to. */
   segments: ReadonlyMap<string, SegmentDefinition>;
+  /** How fields read (segment unless given). */
+  scope?: FilterScope;
 }
 
 function ordered(left: number, operator: OrderingOperator, right: number): boolean {
@@ -53,8 +60,8 @@ function ordered(left: number, operator: OrderingOperator, right: number): boole
 }
 
 /** The value `field` has, for the value operators: a data value, or a standard column. */
-function fieldValue(subject: FilterSubject, condition: Condition): unknown {
-  const field = parseField(condition.field);
+function fieldValue(subject: FilterSubject, condition: Condition, scope: FilterScope): unknown {
+  const field = parseField(condition.field, scope);
   switch (field?.kind) {
     case 'email':
       return subject.email;
@@ -64,6 +71,10 @@ function fieldValue(subject: FilterSubject, condition: Condition): unknown {
       return subject[field.column];
     case 'data':
       return valueAt(subject.data, field.path);
+    case 'eventData':
+      return valueAt(subject.eventData ?? {}, field.path);
+    case 'context':
+      return valueAt(subject.context ?? {}, field.path);
     default:
       return undefined;
   }
@@ -157,13 +168,14 @@ function matchesCondition(
   context: EvaluationContext,
   visiting: ReadonlySet<string>,
 ): boolean {
-  const field = parseField(condition.field);
+  const scope = context.scope ?? 'segment';
+  const field = parseField(condition.field, scope);
   if (field?.kind === 'event') return matchesEvents(subject, condition, field.name, context.now);
   if (field?.kind === 'segment') {
     const member = isMember(subject, field.id, context, visiting);
     return condition.operator === 'memberOf' ? member : !member;
   }
-  return matchesValue(fieldValue(subject, condition), condition, context.now);
+  return matchesValue(fieldValue(subject, condition, scope), condition, context.now);
 }
 
 function isMember(
@@ -199,4 +211,13 @@ export function evaluateFilter(
   context: EvaluationContext,
 ): boolean {
   return matchesFilter(subject, filter, context, new Set());
+}
+
+/** Whether a contact matches one condition, decided in memory (a workflow's CONDITION step). */
+export function evaluateCondition(
+  condition: Condition,
+  subject: FilterSubject,
+  context: EvaluationContext,
+): boolean {
+  return matchesCondition(subject, condition, context, new Set());
 }

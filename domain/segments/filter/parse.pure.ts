@@ -11,6 +11,7 @@ import {
   VALUE_OPERATORS,
   parseField,
   type Condition,
+  type FilterScope,
   type ConditionOperator,
   type FieldRef,
   type Filter,
@@ -63,6 +64,8 @@ const OPERATORS_BY_FIELD: Record<FieldRef['kind'], readonly ConditionOperator[]>
   data: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
   event: EVENT_OPERATORS,
   segment: SEGMENT_OPERATORS,
+  eventData: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
+  context: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
 };
 
 const FIELD_KIND_NAMES: Record<FieldRef['kind'], string> = {
@@ -72,6 +75,14 @@ const FIELD_KIND_NAMES: Record<FieldRef['kind'], string> = {
   data: 'a data field',
   event: 'an event',
   segment: 'a segment',
+  eventData: "a field of the trigger event's data",
+  context: 'a context field',
+};
+
+const FIELD_HINTS: Record<FilterScope, string> = {
+  segment: 'Use email, subscribed, createdAt, updatedAt, data.<key>, event.<name> or segment.<id>',
+  workflow:
+    "Use email, subscribed, createdAt, updatedAt, data.<key>, event.<key> (the trigger event's data) or context.<key>",
 };
 
 type Path = (string | number)[];
@@ -237,19 +248,14 @@ function parseCondition(
   input: Record<string, unknown>,
   path: Path,
   problems: Problems,
+  scope: FilterScope = 'segment',
 ): Condition | undefined {
   const rawField = input.field;
   if (typeof rawField !== 'string' || rawField.length === 0 || rawField.length > MAX_FIELD_LENGTH) {
     return problems.add([...path, 'field'], 'invalid_field', 'Give the field to test');
   }
-  const field = parseField(rawField);
-  if (!field) {
-    return problems.add(
-      [...path, 'field'],
-      'invalid_field',
-      'Use email, subscribed, createdAt, updatedAt, data.<key>, event.<name> or segment.<id>',
-    );
-  }
+  const field = parseField(rawField, scope);
+  if (!field) return problems.add([...path, 'field'], 'invalid_field', FIELD_HINTS[scope]);
   if (field.kind === 'segment' && !UUID.test(field.id)) {
     return problems.add(
       [...path, 'field'],
@@ -387,4 +393,18 @@ export function parseFilter(input: unknown): ParsedFilter {
     filter = parseGroup(input, [], 1, problems);
   }
   return filter && problems.list.length === 0 ? { filter } : { problems: problems.list };
+}
+
+export type ParsedCondition = { condition: Condition } | { problems: FilterProblem[] };
+
+/**
+ * Reads one condition of a workflow's CONDITION step, whose fields are the contact's, `event.*`
+ * (the trigger event's data) and `context.*` (the execution's context).
+ */
+export function parseWorkflowCondition(input: unknown): ParsedCondition {
+  const problems = new Problems();
+  const condition = isRecord(input)
+    ? parseCondition(input, [], problems, 'workflow')
+    : problems.add([], 'invalid_type', 'Give a condition: {field, operator, value?}');
+  return condition && problems.list.length === 0 ? { condition } : { problems: problems.list };
 }

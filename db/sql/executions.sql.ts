@@ -1,0 +1,294 @@
+import type {
+  ExecutionStatus,
+  FinalExecutionStatus,
+  StepRunStatus,
+} from '../../domain/automation/execution-status.pure.js';
+import type { StepClosing } from '../../domain/automation/execution-run.pure.js';
+import type { StepType } from '../../domain/automation/step-type.pure.js';
+import type { Sql } from './sql.js';
+
+export interface ExecutionRow {
+  id: string;
+  project_id: string;
+  workflow_id: string;
+  contact_id: string;
+  contact_email: string;
+  status: ExecutionStatus;
+  current_step_id: string | null;
+  context: Record<string, unknown>;
+  trigger_event: {
+    id: string;
+    name: string;
+    data: Record<string, unknown>;
+    createdAt: string;
+  } | null;
+  exit_reason: string | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface ExecutionStepRow {
+  seq: number;
+  step_id: string;
+  type: StepType;
+  status: StepRunStatus;
+  started_at: Date;
+  finished_at: Date | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+const EXECUTION_COLUMNS = `x.id, x.project_id, x.workflow_id, x.contact_id, c.email AS contact_email,
+  x.status, x.current_step_id, x.context, x.trigger_event, x.exit_reason, x.error, x.created_at,
+  x.updated_at, x.started_at, x.finished_at`;
+
+/**
+ * Inserts a manually started execution and its START command, unless the workflow's reentry
+ * rule refuses it: allowReentry false and the contact had an execution of it before, or one is
+ * RUNNING or WAITING. Answers the row, or undefined when refused.
+ */
+export async function insertManualExecution(
+  sql: Sql,
+  {
+    id,
+    projectId,
+    workflowId,
+    contactId,
+    graphId,
+    context,
+    queue,
+    allowReentry,
+  }: {
+    id: string;
+    projectId: string;
+    workflowId: string;
+    contactId: string;
+    graphId: string;
+    context: Record<string, unknown>;
+    queue: string;
+    allowReentry: boolean;
+  },
+): Promise<ExecutionRow | undefined> {
+  const [row] = await sql.query<ExecutionRow>(
+    `WITH inserted AS (
+       INSERT INTO executions (id, project_id, workflow_id, contact_id, graph_id, status, context,
+                               queue, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, 'RUNNING', $6, $7, now(), now()
+        WHERE $8::boolean OR NOT EXISTS (
+          SELECT 1 FROM executions WHERE workflow_id = $3 AND contact_id = $4)
+       ON CONFLICT DO NOTHING
+       RETURNING *),
+     commanded AS (
+       INSERT INTO execution_commands (execution_id, kind, queue)
+       SELECT id, 'START', queue FROM inserted)
+     SELECT ${EXECUTION_COLUMNS} FROM inserted x JOIN contacts c ON c.id = x.contact_id`,
+    [id, projectId, workflowId, contactId, graphId, JSON.stringify(context), queue, allowReentry],
+  );
+  return row;
+}
+
+export async function findExecution(
+  sql: Sql,
+  { workflowId, executionId }: { workflowId: string; executionId: string },
+): Promise<(ExecutionRow & { steps: ExecutionStepRow[] }) | undefined> {
+  const [row] = await sql.query<ExecutionRow & { steps: ExecutionStepRow[] }>(
+    `SELECT ${EXECUTION_COLUMNS},
+            coalesce((SELECT jsonb_agg(to_jsonb(s) - 'execution_id' ORDER BY s.seq)
+                        FROM execution_steps s WHERE s.execution_id = x.id), '[]') AS steps
+       FROM executions x JOIN contacts c ON c.id = x.contact_id
+      WHERE x.id = $1 AND x.workflow_id = $2`,
+    [executionId, workflowId],
+  );
+  return row;
+}
+
+/** Newest first after the keyset `afterId`; `limit + 1` rows. */
+export async function listExecutionRows(
+  sql: Sql,
+  {
+    workflowId,
+    statuses,
+    afterId,
+    limit,
+  }: { workflowId: string; statuses?: ExecutionStatus[]; afterId?: string; limit: number },
+): Promise<ExecutionRow[]> {
+  return sql.query<ExecutionRow>(
+    `SELECT ${EXECUTION_COLUMNS} FROM executions x JOIN contacts c ON c.id = x.contact_id
+      WHERE x.workflow_id = $1 AND ($2::text[] IS NULL OR x.status = ANY($2::text[]))
+        AND ($3::uuid IS NULL OR x.id < $3::uuid)
+      ORDER BY x.id DESC LIMIT $4`,
+    [workflowId, statuses ?? null, afterId ?? null, limit + 1],
+  );
+}
+
+export async function countExecutions(
+  sql: Sql,
+  { workflowId, statuses }: { workflowId: string; statuses?: ExecutionStatus[] },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM executions
+      WHERE workflow_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[]))`,
+    [workflowId, statuses ?? null],
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * Cancels the workflow's RUNNING and WAITING executions (only `executionId` when given): status
+ * CANCELLED, their open step CANCELLED, and a CANCEL command each for Temporal. Answers the
+ * cancelled ones with the queue whose dispatcher carries their commands.
+ */
+export async function cancelExecutions(
+  sql: Sql,
+  { workflowId, executionId }: { workflowId: string; executionId?: string },
+): Promise<{ id: string; queue: string }[]> {
+  return sql.query<{ id: string; queue: string }>(
+    `WITH cancelled AS (
+       UPDATE executions SET status = 'CANCELLED', finished_at = now(), updated_at = now()
+        WHERE workflow_id = $1 AND ($2::uuid IS NULL OR id = $2::uuid)
+          AND status IN ('RUNNING', 'WAITING')
+        RETURNING id, queue),
+     closed AS (
+       UPDATE execution_steps s SET status = 'CANCELLED', finished_at = now()
+         FROM cancelled c WHERE s.execution_id = c.id AND s.status = 'RUNNING'),
+     commanded AS (
+       INSERT INTO execution_commands (execution_id, kind, queue)
+       SELECT id, 'CANCEL', queue FROM cancelled ON CONFLICT DO NOTHING)
+     SELECT id, queue FROM cancelled`,
+    [workflowId, executionId ?? null],
+  );
+}
+
+const closingParams = (close: StepClosing | undefined): unknown[] => [
+  close?.seq ?? null,
+  close?.status ?? null,
+  close?.result ? JSON.stringify(close.result) : null,
+  close?.error ?? null,
+];
+
+/**
+ * Records that an execution begins step `seq` (its status RUNNING, or WAITING for a DELAY or
+ * WAIT_FOR_EVENT), closing the step it leaves and keeping its context, in one statement.
+ * Idempotent: a repeated call finds the step begun and answers the same start time. `active`
+ * is false when the execution is no longer RUNNING or WAITING (cancelled, or gone).
+ */
+export async function beginExecutionStep(
+  sql: Sql,
+  {
+    executionId,
+    seq,
+    stepId,
+    type,
+    waiting,
+    close,
+    context,
+  }: {
+    executionId: string;
+    seq: number;
+    stepId: string;
+    type: StepType;
+    waiting: boolean;
+    close?: StepClosing;
+    context?: Record<string, unknown>;
+  },
+): Promise<{ active: boolean; startedAt: Date | null }> {
+  const [row] = await sql.query<{ active: boolean; started_at: Date | null }>(
+    `WITH execution AS (
+       UPDATE executions SET status = CASE WHEN $5 THEN 'WAITING' ELSE 'RUNNING' END,
+              current_step_id = $3, context = coalesce($10::jsonb, context), updated_at = now()
+        WHERE id = $1 AND status IN ('RUNNING', 'WAITING')
+        RETURNING id),
+     closed AS (
+       UPDATE execution_steps SET status = $7, finished_at = now(), result = $8::jsonb, error = $9
+        WHERE execution_id = $1 AND seq = $6 AND status = 'RUNNING'),
+     begun AS (
+       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at)
+       SELECT id, $2, $3, $4, 'RUNNING', now() FROM execution
+       ON CONFLICT (execution_id, seq) DO UPDATE SET step_id = execution_steps.step_id
+       RETURNING started_at)
+     SELECT EXISTS (SELECT 1 FROM execution) AS active, (SELECT started_at FROM begun) AS started_at`,
+    [
+      executionId,
+      seq,
+      stepId,
+      type,
+      waiting,
+      ...closingParams(close),
+      context ? JSON.stringify(context) : null,
+    ],
+    'execution-step-begin',
+  );
+  return { active: row?.active ?? false, startedAt: row?.started_at ?? null };
+}
+
+/**
+ * Ends an execution: the step it leaves closed, an EXIT step recorded as COMPLETED when it ends
+ * on one, the final status with its reason or error. Only an execution still RUNNING or WAITING
+ * changes (a cancelled one stays CANCELLED); answers whether it did.
+ */
+export async function finishExecution(
+  sql: Sql,
+  {
+    executionId,
+    status,
+    close,
+    exitStep,
+    exitReason,
+    error,
+    context,
+  }: {
+    executionId: string;
+    status: FinalExecutionStatus;
+    close?: StepClosing;
+    exitStep?: { seq: number; stepId: string };
+    exitReason?: string | null;
+    error?: string | null;
+    context?: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  const [row] = await sql.query<{ ended: boolean }>(
+    `WITH execution AS (
+       UPDATE executions SET status = $2, exit_reason = $3, error = $4, finished_at = now(),
+              updated_at = now(), context = coalesce($11::jsonb, context),
+              current_step_id = coalesce($10::uuid, current_step_id)
+        WHERE id = $1 AND status IN ('RUNNING', 'WAITING')
+        RETURNING id),
+     closed AS (
+       UPDATE execution_steps SET status = $6, finished_at = now(), result = $7::jsonb, error = $8
+        WHERE execution_id = $1 AND seq = $5 AND status = 'RUNNING'),
+     exited AS (
+       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at,
+                                    finished_at, result)
+       SELECT id, $9, $10, 'EXIT', 'COMPLETED', now(), now(), jsonb_build_object('reason', $3::text)
+         FROM execution WHERE $9::int IS NOT NULL
+       ON CONFLICT (execution_id, seq) DO NOTHING)
+     SELECT EXISTS (SELECT 1 FROM execution) AS ended`,
+    [
+      executionId,
+      status,
+      exitReason ?? null,
+      error ?? null,
+      ...closingParams(close),
+      exitStep?.seq ?? null,
+      exitStep?.stepId ?? null,
+      context ? JSON.stringify(context) : null,
+    ],
+    'execution-finish',
+  );
+  return row?.ended ?? false;
+}
+
+/** Whether the execution may still run steps (RUNNING or WAITING). */
+export async function isExecutionActive(
+  sql: Sql,
+  { executionId }: { executionId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    `SELECT 1 FROM executions WHERE id = $1 AND status IN ('RUNNING', 'WAITING')`,
+    [executionId],
+  );
+  return rows.length > 0;
+}

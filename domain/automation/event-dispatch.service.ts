@@ -1,0 +1,215 @@
+import pLimit from 'p-limit';
+import {
+  claimCommands,
+  deleteCommands,
+  dispatchEventBatch,
+  findEventsById,
+  findExecutionStarts,
+  markExecutionsStarted,
+  postponeCommands,
+  type CommandRow,
+  type ExecutionStartRow,
+} from '../../db/sql/event-dispatch.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import type { QueueWakeups, WorkflowEngine } from '../shared/ports.js';
+import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
+import type { ReceivedEvent } from './interpreter.pure.js';
+
+export interface DispatchReport {
+  /** Events taken from the outbox. */
+  events: number;
+  started: number;
+  signalled: number;
+  cancelled: number;
+  /** Commands Temporal could not take (tried again after a backoff). */
+  postponed: number;
+}
+
+const isActive = (status: string | null): boolean =>
+  status !== null && (ACTIVE_EXECUTION_STATUSES as readonly string[]).includes(status);
+
+/** Seconds before a failed command is tried again: 1, 2, 4... up to 10. */
+const backoffSeconds = (attempts: number): number => Math.min(10, 2 ** attempts);
+
+const messageOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+function startOf(row: ExecutionStartRow) {
+  return {
+    input: {
+      execution: {
+        executionId: row.id,
+        projectId: row.project_id,
+        workflowId: row.workflow_id,
+        contactId: row.contact_id,
+        queue: row.queue,
+      },
+      graph: row.graph,
+      context: row.context,
+      trigger: row.trigger_event
+        ? { ...row.trigger_event, createdAt: new Date(row.trigger_event.createdAt).toISOString() }
+        : null,
+    },
+    memo: {
+      workflowName: row.workflow_name,
+      contactEmail: row.contact_email,
+      trigger: row.trigger_event ? row.trigger_event.name : 'manual',
+    },
+  };
+}
+
+type Done = { id: string; kind: 'started' | 'signalled' | 'cancelled' | 'dropped' };
+type Failed = { id: string; seconds: number; error: string };
+
+/**
+ * Carries out a batch of commands against Temporal, `concurrency` at a time. A START of an
+ * execution that was cancelled (or deleted) meanwhile is dropped; a SIGNAL waits for its
+ * execution's START; a command Temporal cannot take now is postponed with a backoff.
+ */
+async function carryOut({
+  sql,
+  engine,
+  commands,
+  concurrency,
+}: {
+  sql: Sql;
+  engine: WorkflowEngine;
+  commands: CommandRow[];
+  concurrency: number;
+}): Promise<{ done: Done[]; failed: Failed[] }> {
+  const starts = new Map(
+    (
+      await findExecutionStarts(sql, {
+        executionIds: commands.filter((c) => c.kind === 'START').map((c) => c.execution_id),
+      })
+    ).map((row) => [row.id, row]),
+  );
+  const events = new Map(
+    (
+      await findEventsById(sql, {
+        eventIds: commands.flatMap((c) => (c.kind === 'SIGNAL' && c.event_id ? [c.event_id] : [])),
+      })
+    ).map((row) => [row.id, row]),
+  );
+  const done: Done[] = [];
+  const failed: Failed[] = [];
+  const limit = pLimit(concurrency);
+  const startedNow = new Set<string>();
+
+  const run = async (command: CommandRow): Promise<void> => {
+    try {
+      if (command.kind === 'START') {
+        const row = starts.get(command.execution_id);
+        if (!row || !isActive(command.status))
+          return void done.push({ id: command.id, kind: 'dropped' });
+        await engine.startExecution(startOf(row));
+        startedNow.add(command.execution_id);
+        return void done.push({ id: command.id, kind: 'started' });
+      }
+      if (command.kind === 'SIGNAL') {
+        const event = command.event_id ? events.get(command.event_id) : undefined;
+        if (!event || !isActive(command.status))
+          return void done.push({ id: command.id, kind: 'dropped' });
+        const received: ReceivedEvent = {
+          id: event.id,
+          name: event.name,
+          data: event.data,
+          createdAt: new Date(event.created_at).toISOString(),
+        };
+        const outcome = await engine.signalExecution({
+          executionId: command.execution_id,
+          event: received,
+        });
+        if (outcome === 'signalled') return void done.push({ id: command.id, kind: 'signalled' });
+        // Its run has not been started yet (its START is pending): the signal waits for it.
+        if (!command.started_at && !startedNow.has(command.execution_id)) {
+          return void failed.push({ id: command.id, seconds: 1, error: 'waiting for the start' });
+        }
+        return void done.push({ id: command.id, kind: 'dropped' });
+      }
+      await engine.cancelExecution({ executionId: command.execution_id });
+      done.push({ id: command.id, kind: 'cancelled' });
+    } catch (error) {
+      failed.push({
+        id: command.id,
+        seconds: backoffSeconds(command.attempts),
+        error: messageOf(error),
+      });
+    }
+  };
+  // START commands first: a SIGNAL of the same batch may be for an execution started in it.
+  await Promise.all(commands.filter((c) => c.kind === 'START').map((c) => limit(() => run(c))));
+  await Promise.all(commands.filter((c) => c.kind !== 'START').map((c) => limit(() => run(c))));
+  await markExecutionsStarted(sql, { executionIds: [...startedNow] });
+  return { done, failed };
+}
+
+/**
+ * One dispatch lane: until `runForMs` passes or `signal` aborts, dispatches batches of the
+ * queue's events (matching, in one transaction per batch: see dispatchEventBatch) and carries
+ * out its pending commands against Temporal. With nothing to do it sleeps until the queue's
+ * wake-up (or `idlePollMs`). An event that matches nothing costs one row deleted, no Temporal call.
+ */
+export async function runDispatchLane({
+  sql,
+  engine,
+  wakeups,
+  queue,
+  runForMs,
+  signal,
+  eventBatchSize = 500,
+  commandBatchSize = 200,
+  concurrency = 32,
+  leaseSeconds = 30,
+  idlePollMs = 1000,
+  onProgress = () => undefined,
+}: {
+  sql: Sql;
+  engine: WorkflowEngine;
+  wakeups: QueueWakeups;
+  queue: string;
+  runForMs: number;
+  signal: AbortSignal;
+  eventBatchSize?: number;
+  commandBatchSize?: number;
+  concurrency?: number;
+  leaseSeconds?: number;
+  idlePollMs?: number;
+  onProgress?: (report: DispatchReport) => void;
+}): Promise<DispatchReport> {
+  const report: DispatchReport = {
+    events: 0,
+    started: 0,
+    signalled: 0,
+    cancelled: 0,
+    postponed: 0,
+  };
+  const until = Date.now() + runForMs;
+  while (!signal.aborted && Date.now() < until) {
+    const seen = wakeups.generation();
+    // Events recorded by sessions that named no task queue ('') are any dispatcher's.
+    const batch = await dispatchEventBatch(sql, {
+      queues: [queue, ''],
+      queue,
+      limit: eventBatchSize,
+    });
+    report.events += batch.events;
+    const commands = await claimCommands(sql, { queue, limit: commandBatchSize, leaseSeconds });
+    if (commands.length > 0) {
+      const { done, failed } = await carryOut({ sql, engine, commands, concurrency });
+      await deleteCommands(sql, { ids: done.map((d) => d.id) });
+      await postponeCommands(sql, { failures: failed });
+      for (const d of done) {
+        if (d.kind !== 'dropped') report[d.kind] += 1;
+      }
+      report.postponed += failed.length;
+    }
+    onProgress(report);
+    const busy = batch.events === eventBatchSize || commands.length === commandBatchSize;
+    const progressed = batch.events > 0 || commands.length > 0;
+    if (!busy && !(progressed && batch.started + batch.signalled > 0)) {
+      await wakeups.waitForChange(seen, Math.min(idlePollMs, until - Date.now()), signal);
+    }
+  }
+  return report;
+}

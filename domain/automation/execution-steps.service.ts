@@ -1,0 +1,289 @@
+import { findContact, type ContactRow } from '../../db/sql/contacts.sql.js';
+import { beginExecutionStep, finishExecution } from '../../db/sql/executions.sql.js';
+import { findSendContext, queueExecutionEmail } from '../../db/sql/queue-email.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { updateContact } from '../contacts/contacts.service.js';
+import { matchSenderDomain } from '../domains/sender-domain.pure.js';
+import { evaluateCondition } from '../segments/filter/evaluate.pure.js';
+import { DomainError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { QueueNotifier } from '../shared/ports.js';
+import type { FinalExecutionStatus } from './execution-status.pure.js';
+import type { ExecutionRef, StepClosing, StepOutcome, WaitBegun } from './execution-run.pure.js';
+import type { ReceivedEvent } from './interpreter.pure.js';
+import type { GraphStep } from './step-config.pure.js';
+
+// The database side of an execution's steps, run by its durable run's activities. Every write
+// is idempotent (a step's row is keyed by its place in the run, its email by execution and
+// step), and every step first checks that the execution is still RUNNING or WAITING, so a
+// cancelled execution runs nothing more.
+
+export interface StepRunDeps {
+  sql: Sql;
+  /** Wakes the delivery lanes of the execution's queue after a SEND_EMAIL. */
+  emailNotifier: QueueNotifier;
+}
+
+/** What a step's template variables and conditions see of the execution. */
+export interface StepScope {
+  trigger: ReceivedEvent | null;
+  context: Record<string, unknown>;
+}
+
+/** Ends the execution with `status`, closing the step it leaves. */
+export async function endExecution({
+  sql,
+  ref,
+  status,
+  close,
+  error,
+  context,
+}: {
+  sql: Sql;
+  ref: ExecutionRef;
+  status: FinalExecutionStatus;
+  close?: StepClosing;
+  error?: string;
+  context?: Record<string, unknown>;
+}): Promise<void> {
+  await finishExecution(sql, { executionId: ref.executionId, status, close, error, context });
+}
+
+async function failStep({
+  sql,
+  ref,
+  seq,
+  error,
+  result,
+}: {
+  sql: Sql;
+  ref: ExecutionRef;
+  seq: number;
+  error: string;
+  result?: Record<string, unknown>;
+}): Promise<StepOutcome> {
+  await finishExecution(sql, {
+    executionId: ref.executionId,
+    status: 'FAILED',
+    close: { seq, status: 'FAILED', error, result },
+    error,
+  });
+  return { kind: 'ended', status: 'FAILED' };
+}
+
+/** A DELAY or WAIT_FOR_EVENT begins: the execution is WAITING from now (database time). */
+export async function beginWaitStep({
+  sql,
+  ref,
+  seq,
+  step,
+  close,
+  context,
+}: {
+  sql: Sql;
+  ref: ExecutionRef;
+  seq: number;
+  step: GraphStep;
+  close?: StepClosing;
+  context?: Record<string, unknown>;
+}): Promise<WaitBegun> {
+  const begun = await beginExecutionStep(sql, {
+    executionId: ref.executionId,
+    seq,
+    stepId: step.id,
+    type: step.type,
+    waiting: true,
+    close,
+    context,
+  });
+  if (!begun.active || !begun.startedAt) return { kind: 'inactive' };
+  return { kind: 'waiting', since: new Date(begun.startedAt).toISOString() };
+}
+
+/** A WEBHOOK begins (its request runs as an activity of its own, with retries). */
+export async function beginRemoteStep({
+  sql,
+  ref,
+  seq,
+  step,
+  close,
+  context,
+}: {
+  sql: Sql;
+  ref: ExecutionRef;
+  seq: number;
+  step: GraphStep;
+  close?: StepClosing;
+  context?: Record<string, unknown>;
+}): Promise<boolean> {
+  const begun = await beginExecutionStep(sql, {
+    executionId: ref.executionId,
+    seq,
+    stepId: step.id,
+    type: step.type,
+    waiting: false,
+    close,
+    context,
+  });
+  return begun.active;
+}
+
+/** A WEBHOOK that failed for good: the step is FAILED with its reason, and so is the execution. */
+export async function failRemoteStep({
+  sql,
+  ref,
+  seq,
+  error,
+  result,
+}: {
+  sql: Sql;
+  ref: ExecutionRef;
+  seq: number;
+  error: string;
+  result?: Record<string, unknown>;
+}): Promise<StepOutcome> {
+  return failStep({ sql, ref, seq, error, result });
+}
+
+async function sendEmailStep({
+  sql,
+  emailNotifier,
+  ref,
+  step,
+  scope,
+}: StepRunDeps & {
+  ref: ExecutionRef;
+  step: Extract<GraphStep, { type: 'SEND_EMAIL' }>;
+  scope: StepScope;
+}): Promise<{ result: Record<string, unknown> } | { error: string }> {
+  const { template, verifiedDomains } = await findSendContext(sql, {
+    projectId: ref.projectId,
+    templateId: step.config.templateId,
+  });
+  if (!template) return { error: `Template ${step.config.templateId} no longer exists` };
+  const domain = matchSenderDomain(verifiedDomains, template.from_address);
+  if (!domain) {
+    return { error: `The template's sender ${template.from_address} is not on a verified domain` };
+  }
+  const email = await queueExecutionEmail(sql, {
+    id: newId(),
+    projectId: ref.projectId,
+    contactId: ref.contactId,
+    templateId: template.id,
+    domainId: domain.id,
+    variables: { event: scope.trigger?.data ?? {}, context: scope.context },
+    deliveryQueue: ref.queue,
+    workflowId: ref.workflowId,
+    executionId: ref.executionId,
+    stepId: step.id,
+  });
+  if (!email) return { error: 'The contact or the template no longer exists' };
+  if (email.status === 'QUEUED') emailNotifier.queued(ref.queue);
+  return { result: { emailId: email.id, status: email.status } };
+}
+
+function conditionStep({
+  contact,
+  step,
+  scope,
+}: {
+  contact: ContactRow;
+  step: Extract<GraphStep, { type: 'CONDITION' }>;
+  scope: StepScope;
+}): { branch: 'yes' | 'no'; result: Record<string, unknown> } {
+  const matched = evaluateCondition(
+    step.config,
+    {
+      email: contact.email,
+      subscribed: contact.subscribed,
+      createdAt: new Date(contact.created_at),
+      updatedAt: new Date(contact.updated_at),
+      data: contact.data,
+      events: [],
+      staticSegments: new Set(),
+      eventData: scope.trigger?.data ?? {},
+      context: scope.context,
+    },
+    { now: new Date(), segments: new Map(), scope: 'workflow' },
+  );
+  return { branch: matched ? 'yes' : 'no', result: { matched } };
+}
+
+/**
+ * Runs a step that completes at once (SEND_EMAIL, CONDITION, UPDATE_CONTACT, EXIT), after
+ * recording that the execution begins it (and closing the step it leaves). EXIT ends the
+ * execution; a step that cannot do its work fails it.
+ */
+export async function runInstantStep({
+  sql,
+  emailNotifier,
+  ref,
+  seq,
+  step,
+  close,
+  scope,
+}: StepRunDeps & {
+  ref: ExecutionRef;
+  seq: number;
+  step: GraphStep;
+  close?: StepClosing;
+  scope: StepScope;
+}): Promise<StepOutcome> {
+  if (step.type === 'EXIT') {
+    const ended = await finishExecution(sql, {
+      executionId: ref.executionId,
+      status: 'EXITED',
+      close,
+      exitStep: { seq, stepId: step.id },
+      exitReason: step.config.reason ?? null,
+      context: scope.context,
+    });
+    return ended ? { kind: 'ended', status: 'EXITED' } : { kind: 'inactive' };
+  }
+  const begun = await beginExecutionStep(sql, {
+    executionId: ref.executionId,
+    seq,
+    stepId: step.id,
+    type: step.type,
+    waiting: false,
+    close,
+    context: scope.context,
+  });
+  if (!begun.active) return { kind: 'inactive' };
+  const done = (result: Record<string, unknown>, branch: 'yes' | 'no' | null = null) =>
+    ({ kind: 'done', branch, closing: { seq, status: 'COMPLETED', result } }) as const;
+  try {
+    switch (step.type) {
+      case 'SEND_EMAIL': {
+        const sent = await sendEmailStep({ sql, emailNotifier, ref, step, scope });
+        if ('error' in sent) return failStep({ sql, ref, seq, error: sent.error });
+        return done(sent.result);
+      }
+      case 'CONDITION': {
+        const contact = await findContact(sql, {
+          projectId: ref.projectId,
+          contactId: ref.contactId,
+        });
+        if (!contact) return failStep({ sql, ref, seq, error: 'The contact no longer exists' });
+        const decided = conditionStep({ contact, step, scope });
+        return done(decided.result, decided.branch);
+      }
+      case 'UPDATE_CONTACT': {
+        const updated = await updateContact({
+          sql,
+          projectId: ref.projectId,
+          contactId: ref.contactId,
+          subscribed: step.config.subscribed,
+          data: step.config.data,
+          source: 'workflow',
+        });
+        return done({ subscribed: updated.subscribed });
+      }
+      default:
+        throw new Error(`${step.type} steps do not complete at once`);
+    }
+  } catch (error) {
+    if (error instanceof DomainError) return failStep({ sql, ref, seq, error: error.message });
+    throw error; // the database or the like: the activity is tried again
+  }
+}

@@ -1,0 +1,58 @@
+import { Context } from '@temporalio/activity';
+import type { Sql } from '../../db/sql/sql.js';
+import {
+  runDispatchLane,
+  type DispatchReport,
+} from '../../domain/automation/event-dispatch.service.js';
+import type {
+  AutomationDispatchSettings,
+  QueueWakeups,
+  WorkflowEngine,
+} from '../../domain/shared/ports.js';
+
+export function createAutomationDispatchActivities({
+  sql,
+  engine,
+  wakeups,
+  dispatch,
+}: {
+  sql: Sql;
+  engine: WorkflowEngine;
+  wakeups: QueueWakeups;
+  dispatch: AutomationDispatchSettings;
+}) {
+  return {
+    /** One run of a dispatch lane of the automation-dispatch workflow. */
+    async dispatchAutomation({
+      runForSeconds,
+    }: {
+      runForSeconds: number;
+    }): Promise<DispatchReport> {
+      const context = Context.current();
+      let last: DispatchReport | undefined;
+      const beat = setInterval(() => context.heartbeat(last), 2000);
+      try {
+        return await runDispatchLane({
+          sql,
+          engine,
+          wakeups,
+          queue: dispatch.queue,
+          runForMs: runForSeconds * 1000,
+          signal: context.cancellationSignal,
+          onProgress: (report) => {
+            last = report;
+          },
+        });
+      } finally {
+        clearInterval(beat);
+      }
+    },
+    /**
+     * Run by the `email-dispatch` schedule: makes sure the queue's automation dispatch loop runs
+     * (an operator may have terminated it), with this worker's settings.
+     */
+    async ensureAutomationDispatch(): Promise<void> {
+      await engine.ensureAutomationDispatch(dispatch);
+    },
+  };
+}

@@ -1,0 +1,512 @@
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { DnsServer } from '../helpers/dns-server.js';
+import type { TestStack } from '../helpers/stack.js';
+import {
+  buildWorkflow,
+  ended,
+  track,
+  waitForExecution,
+  waitForExecutions,
+  waitingAt,
+} from '../helpers/workflows.js';
+
+let stack: TestStack;
+let dns: DnsServer;
+let stop: () => Promise<void>;
+beforeAll(async () => {
+  ({ stack, dns, stop } = await startSendingStack());
+});
+afterAll(async () => {
+  await stop?.();
+});
+
+type Sk = { key: string };
+
+/** Signals an execution's run directly, as an operator could from the Temporal CLI. */
+async function signalExecution(executionId: string, event: Record<string, unknown>) {
+  const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+  try {
+    await new TemporalClient({ connection }).workflow
+      .getHandle(`execution-${executionId}`)
+      .signal('executionEvent', event);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** A project with a verified domain and a marketing template sent from it. */
+async function sendingProject(): Promise<{ sk: Sk; templateId: string; domain: string }> {
+  const { sk } = await projectFixture(stack.api);
+  const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('auto'));
+  const template = await stack.api.post('/templates', {
+    ...sk,
+    body: {
+      name: 'Welcome',
+      subject: 'Welcome {{ firstName | default("there") }}',
+      body: '<p>Hello {{ email }}, plan {{ event.plan }}</p>',
+      type: 'TRANSACTIONAL',
+      from: `hello@${domain}`,
+    },
+  });
+  expect(template.status, template.text).toBe(201);
+  return { sk, templateId: template.body.id, domain };
+}
+
+describe('the signup workflow of the issue', () => {
+  // SEND_EMAIL -> WAIT_FOR_EVENT(purchase, 5 s) -> event: CONDITION(data.plan equals pro)
+  //   -> yes: UPDATE_CONTACT / no: EXIT; timeout: UPDATE_CONTACT
+  async function signupWorkflow(sk: Sk, templateId: string) {
+    return buildWorkflow(stack.api, sk, {
+      triggerEvent: 'signup',
+      steps: {
+        send: { type: 'SEND_EMAIL', config: { templateId } },
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 5 } },
+        pro: {
+          type: 'CONDITION',
+          config: { field: 'data.plan', operator: 'equals', value: 'pro' },
+        },
+        upgraded: { type: 'UPDATE_CONTACT', config: { data: { stage: 'customer' } } },
+        notPro: { type: 'EXIT', config: { reason: 'not pro' } },
+        lapsed: { type: 'UPDATE_CONTACT', config: { data: { stage: 'lapsed' } } },
+      },
+      links: [
+        ['send', 'wait'],
+        ['wait', 'pro', 'event'],
+        ['wait', 'lapsed', 'timeout'],
+        ['pro', 'upgraded', 'yes'],
+        ['pro', 'notPro', 'no'],
+      ],
+    });
+  }
+
+  it('sends the email, then resumes on the purchase event (event branch)', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await signupWorkflow(sk, templateId);
+    const email = uniqueEmail('signup').toLowerCase();
+    await track(stack.api, sk, email, 'signup', { plan: 'pro' });
+
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(email));
+    expect(mail.parsed.subject).toBe('Welcome there');
+    expect(mail.parsed.html).toContain('plan pro');
+
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.wait as string),
+    );
+    await track(stack.api, sk, email, 'purchase', { amount: 42 });
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.steps.map((s) => [s.type, s.status])).toEqual([
+      ['SEND_EMAIL', 'COMPLETED'],
+      ['WAIT_FOR_EVENT', 'COMPLETED'],
+      ['CONDITION', 'COMPLETED'],
+      ['UPDATE_CONTACT', 'COMPLETED'],
+    ]);
+    expect(done.steps[1]?.result).toMatchObject({ event: { name: 'purchase' } });
+    expect(done.steps[2]?.result).toEqual({ matched: true });
+    expect(done.context).toEqual({ purchase: { amount: 42 } });
+    const contact = await stack.api.get(`/contacts/${done.contactId}`, sk);
+    expect(contact.body.data.stage).toBe('customer');
+
+    // Its email.* events carry the workflow and the execution.
+    const events = await stack.api.get(`/events/contact/${done.contactId}`, sk);
+    const sent = events.body.data.find((e: { name: string }) => e.name === 'email.sent');
+    expect(sent.data).toMatchObject({ workflowId: workflow.id, executionId: execution!.id });
+  });
+
+  it('takes the timeout branch when no purchase comes within 5 s', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await signupWorkflow(sk, templateId);
+    const email = uniqueEmail('lapsed').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.steps.map((s) => s.type)).toEqual([
+      'SEND_EMAIL',
+      'WAIT_FOR_EVENT',
+      'UPDATE_CONTACT',
+    ]);
+    expect(done.steps[1]?.result).toEqual({ timedOut: true });
+    const contact = await stack.api.get(`/contacts/${done.contactId}`, sk);
+    expect(contact.body.data.stage).toBe('lapsed');
+  });
+
+  it('exits on the no branch when the plan is not pro', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await signupWorkflow(sk, templateId);
+    const email = uniqueEmail('basic').toLowerCase();
+    await track(stack.api, sk, email, 'signup', { plan: 'basic' });
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.wait as string),
+    );
+    await track(stack.api, sk, email, 'purchase');
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.status).toBe('EXITED');
+    expect(done.exitReason).toBe('not pro');
+    expect(done.steps.map((s) => s.type)).toEqual([
+      'SEND_EMAIL',
+      'WAIT_FOR_EVENT',
+      'CONDITION',
+      'EXIT',
+    ]);
+  });
+});
+
+describe('WAIT_FOR_EVENT', () => {
+  it('is not resumed by an event tracked before it began, and is by one tracked during it', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      triggerEvent: 'signup',
+      allowReentry: true,
+      steps: {
+        pause: { type: 'DELAY', config: { amount: 2, unit: 'seconds' } },
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 3 } },
+        bought: { type: 'UPDATE_CONTACT', config: { data: { outcome: 'bought' } } },
+        gaveUp: { type: 'UPDATE_CONTACT', config: { data: { outcome: 'timeout' } } },
+      },
+      links: [
+        ['pause', 'wait'],
+        ['wait', 'bought', 'event'],
+        ['wait', 'gaveUp', 'timeout'],
+      ],
+    });
+
+    const early = uniqueEmail('early').toLowerCase();
+    await track(stack.api, sk, early, 'signup');
+    const [first] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      first!.id,
+      waitingAt(workflow.steps.pause as string),
+    );
+    await track(stack.api, sk, early, 'purchase'); // during the DELAY: before the wait began
+    const earlyDone = await waitForExecution(stack.api, sk, workflow.id, first!.id, ended);
+    expect(earlyDone.steps[1]?.result).toEqual({ timedOut: true });
+
+    const late = uniqueEmail('late').toLowerCase();
+    await track(stack.api, sk, late, 'signup');
+    const [second] = await waitForExecutions(stack.api, sk, workflow.id, { count: 2 });
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      second!.id,
+      waitingAt(workflow.steps.wait as string),
+    );
+    await track(stack.api, sk, late, 'purchase', { sku: 'A-1' });
+    const lateDone = await waitForExecution(stack.api, sk, workflow.id, second!.id, ended);
+    expect(lateDone.steps[1]?.result).toMatchObject({ event: { name: 'purchase' } });
+    expect(lateDone.context).toEqual({ purchase: { sku: 'A-1' } });
+    const contact = await stack.api.get(`/contacts/${lateDone.contactId}`, sk);
+    expect(contact.body.data.outcome).toBe('bought');
+  });
+
+  it('counts an event delivered twice once', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        first: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 20 } },
+        note: { type: 'UPDATE_CONTACT', config: { data: { purchases: 1 } } },
+        second: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 2 } },
+        again: { type: 'UPDATE_CONTACT', config: { data: { purchases: 2 } } },
+        once: { type: 'EXIT', config: { reason: 'one purchase' } },
+      },
+      links: [
+        ['first', 'note', 'event'],
+        ['first', 'once', 'timeout'],
+        ['note', 'second'],
+        ['second', 'again', 'event'],
+        ['second', 'once', 'timeout'],
+      ],
+    });
+    const email = uniqueEmail('twice').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.first as string),
+    );
+    const purchase = await track(stack.api, sk, email, 'purchase');
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.second as string),
+    );
+    // The same event again (a retried dispatch), its copy claiming a later time, so that only
+    // its id tells it apart from a new purchase during the second wait.
+    await signalExecution(execution!.id, {
+      id: purchase.event,
+      name: 'purchase',
+      data: {},
+      createdAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.status).toBe('EXITED');
+    expect(done.steps.map((s) => s.type)).toEqual([
+      'WAIT_FOR_EVENT',
+      'UPDATE_CONTACT',
+      'WAIT_FOR_EVENT',
+      'EXIT',
+    ]);
+    expect(done.steps[2]?.result).toEqual({ timedOut: true });
+  });
+});
+
+/** A workflow that notes every `signup` it sees: proof that the dispatcher has seen an event. */
+async function signupCounter(sk: Sk) {
+  return buildWorkflow(stack.api, sk, {
+    name: 'Counter',
+    allowReentry: true,
+    steps: { note: { type: 'UPDATE_CONTACT', config: { data: { counted: true } } } },
+  });
+}
+
+async function executionsOf(sk: Sk, workflowId: string) {
+  const res = await stack.api.get(`/workflows/${workflowId}/executions?limit=100`, sk);
+  expect(res.status, res.text).toBe(200);
+  return res.body.executions as { id: string; status: string }[];
+}
+
+describe('reentry', () => {
+  it('allowReentry false: a second signup of the contact starts nothing, ever', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const once = await buildWorkflow(stack.api, sk, {
+      allowReentry: false,
+      steps: { note: { type: 'UPDATE_CONTACT', config: { data: { welcomed: true } } } },
+    });
+    const counter = await signupCounter(sk);
+    const email = uniqueEmail('once').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [first] = await waitForExecutions(stack.api, sk, once.id);
+    await waitForExecution(stack.api, sk, once.id, first!.id, ended);
+    await track(stack.api, sk, email, 'signup');
+    await waitForExecutions(stack.api, sk, counter.id, { count: 2 });
+    expect(await executionsOf(sk, once.id)).toHaveLength(1);
+  });
+
+  it('allowReentry true: a new execution only after the first ended', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const again = await buildWorkflow(stack.api, sk, {
+      allowReentry: true,
+      steps: { pause: { type: 'DELAY', config: { amount: 2, unit: 'seconds' } } },
+    });
+    const counter = await signupCounter(sk);
+    const email = uniqueEmail('again').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [first] = await waitForExecutions(stack.api, sk, again.id);
+    await track(stack.api, sk, email, 'signup'); // while the first is still waiting
+    await waitForExecutions(stack.api, sk, counter.id, { count: 2 });
+    expect(await executionsOf(sk, again.id)).toHaveLength(1);
+    const done = await waitForExecution(stack.api, sk, again.id, first!.id, ended);
+    expect(done.status).toBe('COMPLETED');
+    await track(stack.api, sk, email, 'signup');
+    const executions = await waitForExecutions(stack.api, sk, again.id, { count: 2 });
+    expect(executions.map((x) => x.contactId)).toEqual([done.contactId, done.contactId]);
+  });
+});
+
+describe('SEGMENT_ENTRY', () => {
+  it("starts on a tracked segment's entry event", async () => {
+    const { sk } = await projectFixture(stack.api);
+    const segment = await stack.api.post('/segments', {
+      ...sk,
+      body: {
+        name: `VIP ${Math.random().toString(36).slice(2, 8)}`,
+        trackMembership: true,
+        filters: {
+          operator: 'AND',
+          conditions: [{ field: 'data.vip', operator: 'equals', value: true }],
+        },
+      },
+    });
+    expect(segment.status, segment.text).toBe(201);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: { hello: { type: 'UPDATE_CONTACT', config: { data: { vipWelcomed: true } } } },
+      patch: { triggerType: 'SEGMENT_ENTRY', triggerConfig: { segmentId: segment.body.id } },
+    });
+    const contact = await stack.api.post('/contacts', {
+      ...sk,
+      body: { email: uniqueEmail('vip'), data: { vip: true } },
+    });
+    await stack.api.post('/contacts', { ...sk, body: { email: uniqueEmail('plain'), data: {} } });
+    const computed = await stack.api.post(`/segments/${segment.body.id}/compute`, sk);
+    expect(computed.body).toMatchObject({ added: 1 });
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done).toMatchObject({ status: 'COMPLETED', contactId: contact.body.id });
+    expect(done.triggerEvent).toMatchObject({ data: { segmentId: segment.body.id } });
+    const after = await stack.api.get(`/contacts/${contact.body.id}`, sk);
+    expect(after.body.data.vipWelcomed).toBe(true);
+  });
+});
+
+/** The Temporal status of an execution's run (RUNNING, COMPLETED, CANCELLED...). */
+async function runStatus(executionId: string): Promise<string> {
+  const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+  try {
+    const described = await new TemporalClient({ connection }).workflow
+      .getHandle(`execution-${executionId}`)
+      .describe();
+    return described.status.name;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function waitForRunStatus(executionId: string, status: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await runStatus(executionId)) !== status) {
+    if (Date.now() > deadline) throw new Error(`Run of ${executionId} never became ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('cancelling', () => {
+  async function delayedSend(sk: Sk, templateId: string) {
+    return buildWorkflow(stack.api, sk, {
+      allowReentry: true,
+      steps: {
+        pause: { type: 'DELAY', config: { amount: 3, unit: 'seconds' } },
+        send: { type: 'SEND_EMAIL', config: { templateId } },
+      },
+      links: [['pause', 'send']],
+    });
+  }
+
+  it('cancels one execution: CANCELLED, its run cancelled, the email after its DELAY never sent', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await delayedSend(sk, templateId);
+    const email = uniqueEmail('cancel').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.pause as string),
+    );
+
+    const cancelled = await stack.api.delete(
+      `/workflows/${workflow.id}/executions/${execution!.id}`,
+      sk,
+    );
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.status).toBe('CANCELLED');
+    await waitForRunStatus(execution!.id, 'CANCELLED');
+    const after = await stack.api.get(`/workflows/${workflow.id}/executions/${execution!.id}`, sk);
+    expect(after.body.steps).toEqual([
+      expect.objectContaining({ type: 'DELAY', status: 'CANCELLED' }),
+    ]);
+    expect(stack.smtp.messages.some((m) => m.to.includes(email))).toBe(false);
+
+    const again = await stack.api.delete(
+      `/workflows/${workflow.id}/executions/${execution!.id}`,
+      sk,
+    );
+    expect(again.status).toBe(409);
+  });
+
+  it('cancel-all cancels every active execution, and none of them sends', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await delayedSend(sk, templateId);
+    const emails = [1, 2, 3].map((i) => uniqueEmail(`all${i}`).toLowerCase());
+    for (const email of emails) await track(stack.api, sk, email, 'signup');
+    const executions = await waitForExecutions(stack.api, sk, workflow.id, { count: 3 });
+    for (const x of executions) {
+      await waitForExecution(
+        stack.api,
+        sk,
+        workflow.id,
+        x.id,
+        waitingAt(workflow.steps.pause as string),
+      );
+    }
+    const res = await stack.api.post(`/workflows/${workflow.id}/executions/cancel-all`, sk);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ cancelled: 3 });
+    for (const x of executions) await waitForRunStatus(x.id, 'CANCELLED');
+    const listed = await stack.api.get(`/workflows/${workflow.id}/executions?status=CANCELLED`, sk);
+    expect(listed.body.total).toBe(3);
+    expect(stack.smtp.messages.some((m) => emails.some((e) => m.to.includes(e)))).toBe(false);
+    // With none active, the workflow may go.
+    const deleted = await stack.api.delete(`/workflows/${workflow.id}`, sk);
+    expect(deleted.status, deleted.text).toBe(204);
+  });
+});
+
+describe('manual start', () => {
+  it('starts for a contact by email with a context its CONDITION reads; reentry refused', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        check: {
+          type: 'CONDITION',
+          config: { field: 'context.coupon', operator: 'equals', value: 'VIP' },
+        },
+        vip: { type: 'UPDATE_CONTACT', config: { data: { coupon: 'vip' } } },
+        plain: { type: 'UPDATE_CONTACT', config: { data: { coupon: 'none' } } },
+      },
+      links: [
+        ['check', 'vip', 'yes'],
+        ['check', 'plain', 'no'],
+      ],
+      patch: { triggerType: 'MANUAL' },
+    });
+    const email = uniqueEmail('manual').toLowerCase();
+    const contact = await stack.api.post('/contacts', { ...sk, body: { email } });
+    const started = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { email, context: { coupon: 'VIP' } },
+    });
+    expect(started.status, started.text).toBe(201);
+    expect(started.body).toMatchObject({
+      status: 'RUNNING',
+      contactId: contact.body.id,
+      context: { coupon: 'VIP' },
+      temporalWorkflowId: `execution-${started.body.id}`,
+    });
+    const done = await waitForExecution(stack.api, sk, workflow.id, started.body.id, ended);
+    expect(done.steps[0]?.result).toEqual({ matched: true });
+    const after = await stack.api.get(`/contacts/${contact.body.id}`, sk);
+    expect(after.body.data.coupon).toBe('vip');
+
+    const twice = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { contactId: contact.body.id },
+    });
+    expect(twice.status).toBe(409);
+    const nobody = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { email: uniqueEmail('nobody') },
+    });
+    expect(nobody.status).toBe(404);
+    const both = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { email, contactId: contact.body.id },
+    });
+    expect(both.status).toBe(422);
+  });
+});
