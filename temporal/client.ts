@@ -4,6 +4,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
 } from '@temporalio/client';
+import type { SignalOutcome } from '../domain/automation/execution-command.pure.js';
 import type { ReceivedEvent } from '../domain/automation/interpreter.pure.js';
 import type {
   AutomationDispatchSettings,
@@ -193,7 +194,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   }: {
     executionId: string;
     event: ReceivedEvent;
-  }): Promise<'signalled' | 'ended'> {
+  }): Promise<SignalOutcome> {
     try {
       await this.client.workflow
         .getHandle(executionWorkflowId(executionId))

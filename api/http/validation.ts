@@ -9,7 +9,8 @@ export function parseOrThrow<S extends z.ZodType>(
   value: unknown,
   location?: string,
 ): z.output<S> {
-  const result = schema.safeParse(value);
+  // With the input on each issue, a value of the wrong type is told apart from a missing one.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw validationError(toFieldErrors(result.error.issues, location));
 }

@@ -12,6 +12,7 @@ import {
 } from '../../db/sql/event-dispatch.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { QueueWakeups, WorkflowEngine } from '../shared/ports.js';
+import type { CommandOutcome } from './execution-command.pure.js';
 import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
 import type { ReceivedEvent } from './interpreter.pure.js';
 
@@ -58,7 +59,7 @@ function startOf(row: ExecutionStartRow) {
   };
 }
 
-type Done = { id: string; kind: 'started' | 'signalled' | 'cancelled' | 'dropped' };
+type Done = { id: string; kind: CommandOutcome };
 type Failed = { id: string; seconds: number; error: string };
 
 /**

@@ -12,6 +12,7 @@ import type { FinalExecutionStatus } from './execution-status.pure.js';
 import type { ExecutionRef, StepClosing, StepOutcome, WaitBegun } from './execution-run.pure.js';
 import type { ReceivedEvent } from './interpreter.pure.js';
 import type { GraphStep } from './step-config.pure.js';
+import type { ConditionBranch } from './step-type.pure.js';
 
 // The database side of an execution's steps, run by its durable run's activities. Every write
 // is idempotent (a step's row is keyed by its place in the run, its email by execution and
@@ -190,7 +191,7 @@ function conditionStep({
   contact: ContactRow;
   step: Extract<GraphStep, { type: 'CONDITION' }>;
   scope: StepScope;
-}): { branch: 'yes' | 'no'; result: Record<string, unknown> } {
+}): { branch: ConditionBranch; result: Record<string, unknown> } {
   const matched = evaluateCondition(
     step.config,
     {
@@ -250,7 +251,7 @@ export async function runInstantStep({
     context: scope.context,
   });
   if (!begun.active) return { kind: 'inactive' };
-  const done = (result: Record<string, unknown>, branch: 'yes' | 'no' | null = null) =>
+  const done = (result: Record<string, unknown>, branch: ConditionBranch | null = null) =>
     ({ kind: 'done', branch, closing: { seq, status: 'COMPLETED', result } }) as const;
   try {
     switch (step.type) {

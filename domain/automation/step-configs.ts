@@ -41,13 +41,36 @@ const webhookUrl = template(2048).superRefine((source, ctx) => {
   }
 });
 
-const headerName = z
-  .string()
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'Give a header name (letters, digits, - and _)')
-  .refine((name) => !isForbiddenWebhookHeader(name), {
-    message: 'This header is set by the HTTP client itself',
-    params: { code: 'reserved_header' },
-  });
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+/** Header names: tokens, at most WEBHOOK_HEADERS_MAX, none the HTTP client sets itself. */
+function checkHeaderNames(headers: Record<string, string>, ctx: z.RefinementCtx): void {
+  const names = Object.keys(headers);
+  if (names.length > WEBHOOK_HEADERS_MAX) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `At most ${WEBHOOK_HEADERS_MAX} headers`,
+      params: { code: 'too_big' },
+    });
+  }
+  for (const name of names) {
+    if (!HEADER_NAME.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'Give a header name (letters, digits, - and _)',
+        params: { code: 'invalid_header' },
+      });
+    } else if (isForbiddenWebhookHeader(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'This header is set by the HTTP client itself',
+        params: { code: 'reserved_header' },
+      });
+    }
+  }
+}
 
 // A value may hold templates; CR and LF would start a header of their own.
 const headerValue = template(2000).refine((value) => !/[\r\n]/.test(value), {
@@ -115,13 +138,7 @@ const STEP_CONFIG_SCHEMAS: Record<StepType, z.ZodType> = {
   WEBHOOK: z.strictObject({
     url: webhookUrl,
     method: z.enum(WEBHOOK_METHODS).default('POST'),
-    headers: z
-      .record(headerName, headerValue)
-      .refine((h) => Object.keys(h).length <= WEBHOOK_HEADERS_MAX, {
-        message: `At most ${WEBHOOK_HEADERS_MAX} headers`,
-        params: { code: 'too_big' },
-      })
-      .optional(),
+    headers: z.record(z.string(), headerValue).superRefine(checkHeaderNames).optional(),
     body: webhookBody.optional(),
   }),
   UPDATE_CONTACT: z
@@ -138,7 +155,7 @@ const STEP_CONFIG_SCHEMAS: Record<StepType, z.ZodType> = {
 
 /** A step config checked for its type and put in canonical form; a 422 at `config.*` otherwise. */
 export function parseStepConfig(type: StepType, input: unknown): StepConfig {
-  const parsed = STEP_CONFIG_SCHEMAS[type].safeParse(input ?? {});
+  const parsed = STEP_CONFIG_SCHEMAS[type].safeParse(input ?? {}, { reportInput: true });
   if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues, 'config'));
   return parsed.data as StepConfig;
 }

@@ -11,6 +11,7 @@ export type StepType = (typeof STEP_TYPES)[number];
 
 /** The branches a CONDITION step's transitions are labelled with. */
 export const CONDITION_BRANCHES = ['yes', 'no'] as const;
+export type ConditionBranch = (typeof CONDITION_BRANCHES)[number];
 /** The branches of a WAIT_FOR_EVENT step: the event came, or the wait timed out. */
 export const WAIT_BRANCHES = ['event', 'timeout'] as const;
 export const TRANSITION_BRANCHES = [...CONDITION_BRANCHES, ...WAIT_BRANCHES] as const;

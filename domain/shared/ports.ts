@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SignalOutcome } from '../automation/execution-command.pure.js';
 import type { ExecutionInput } from '../automation/execution-run.pure.js';
 import type { ReceivedEvent } from '../automation/interpreter.pure.js';
 import type { AttachmentDisposition } from '../sending/attachment-disposition.pure.js';
@@ -51,10 +52,7 @@ export interface WorkflowEngine {
    */
   startExecution(start: ExecutionStart): Promise<void>;
   /** Hands a running execution an event; `ended` when its run is over (or never began). */
-  signalExecution(request: {
-    executionId: string;
-    event: ReceivedEvent;
-  }): Promise<'signalled' | 'ended'>;
+  signalExecution(request: { executionId: string; event: ReceivedEvent }): Promise<SignalOutcome>;
   /** Asks an execution's run to stop; a run that has ended is left as it is. */
   cancelExecution(request: { executionId: string }): Promise<void>;
   isReachable(): Promise<boolean>;

@@ -16,6 +16,7 @@ export const PROJECT_ID_SEARCH_ATTRIBUTE = 'ProjectId';
 export async function startTemporalDevServer({
   cli,
   dataDir,
+  port: fixedPort,
   uiPort,
   headless = false,
   sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'],
@@ -24,6 +25,8 @@ export async function startTemporalDevServer({
 }: {
   cli: string;
   dataDir: string;
+  /** The frontend's port; a free one when not given (a restart passes the port it had). */
+  port?: number;
   uiPort?: number;
   headless?: boolean;
   /** WAL with synchronous=normal stays durable across crashes and is much faster than the default. */
@@ -37,7 +40,7 @@ export async function startTemporalDevServer({
   const pidFile = path.join(dir, 'server.pid');
   await stopStaleProcess(pidFile);
 
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const args = [
     'server',
     'start-dev',

@@ -1,7 +1,9 @@
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
+import { keepHistory } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { DnsServer } from '../helpers/dns-server.js';
@@ -121,6 +123,7 @@ describe('the signup workflow of the issue', () => {
     const events = await stack.api.get(`/events/contact/${done.contactId}`, sk);
     const sent = events.body.data.find((e: { name: string }) => e.name === 'email.sent');
     expect(sent.data).toMatchObject({ workflowId: workflow.id, executionId: execution!.id });
+    await keepHistory('execution.email-wait-event-condition-yes', `execution-${execution!.id}`);
   });
 
   it('takes the timeout branch when no purchase comes within 5 s', async () => {
@@ -139,6 +142,7 @@ describe('the signup workflow of the issue', () => {
     expect(done.steps[1]?.result).toEqual({ timedOut: true });
     const contact = await stack.api.get(`/contacts/${done.contactId}`, sk);
     expect(contact.body.data.stage).toBe('lapsed');
+    await keepHistory('execution.wait-timeout', `execution-${execution!.id}`);
   });
 
   it('exits on the no branch when the plan is not pro', async () => {
@@ -164,6 +168,7 @@ describe('the signup workflow of the issue', () => {
       'CONDITION',
       'EXIT',
     ]);
+    await keepHistory('execution.condition-no-exit', `execution-${execution!.id}`);
   });
 });
 
@@ -427,6 +432,7 @@ describe('cancelling', () => {
       sk,
     );
     expect(again.status).toBe(409);
+    await keepHistory('execution.cancelled-in-delay', `execution-${execution!.id}`);
   });
 
   it('cancel-all cancels every active execution, and none of them sends', async () => {
@@ -508,5 +514,67 @@ describe('manual start', () => {
       body: { email, contactId: contact.body.id },
     });
     expect(both.status).toBe(422);
+  });
+});
+
+describe('a long wait with many events', () => {
+  it('continues as new before its history grows long, and still resumes on its event', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 600 } },
+        bought: { type: 'UPDATE_CONTACT', config: { data: { bought: true } } },
+        gaveUp: { type: 'EXIT' },
+      },
+      links: [
+        ['wait', 'bought', 'event'],
+        ['wait', 'gaveUp', 'timeout'],
+      ],
+    });
+    const email = uniqueEmail('long').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.wait as string),
+    );
+
+    // Events it does not wait for (an operator's test signals), until the run hands over.
+    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+    try {
+      const handle = new TemporalClient({ connection }).workflow.getHandle(
+        `execution-${execution!.id}`,
+      );
+      const firstRun = (await handle.describe()).runId;
+      let sent = 0;
+      while ((await handle.describe()).runId === firstRun) {
+        expect(sent, 'the run never continued as new').toBeLessThan(3000);
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            handle.signal('executionEvent', {
+              id: randomUUID(),
+              name: 'noise',
+              data: { i: sent + i },
+              createdAt: new Date().toISOString(),
+            }),
+          ),
+        );
+        sent += 50;
+      }
+      await track(stack.api, sk, email, 'purchase', { total: 9 });
+      const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+      expect(done.status).toBe('COMPLETED');
+      expect(done.steps.map((s) => [s.type, s.status])).toEqual([
+        ['WAIT_FOR_EVENT', 'COMPLETED'],
+        ['UPDATE_CONTACT', 'COMPLETED'],
+      ]);
+      expect(done.context).toEqual({ purchase: { total: 9 } });
+      await keepHistory('execution.continued-as-new', `execution-${execution!.id}`, firstRun);
+    } finally {
+      await connection.close();
+    }
   });
 });

@@ -68,6 +68,16 @@ describe('error envelope', () => {
     ]);
   });
 
+  it('tells a value of the wrong type (invalid_type) from a missing one (required)', async () => {
+    const res = await stack.api.post('/auth/login', { body: { email: 5, password: null } });
+    expectEnvelope(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([
+      expect.objectContaining({ field: 'email', code: 'invalid_type' }),
+      expect.objectContaining({ field: 'password', code: 'invalid_type' }),
+    ]);
+    expect(res.body.error.errors[0].message).not.toBe('Required');
+  });
+
   it('reuses a sane incoming X-Request-Id and replaces an insane one', async () => {
     const sane = await stack.api.get('/nowhere', {
       headers: { 'X-Request-Id': 'trace-1234-abcd' },

@@ -12,7 +12,13 @@ export const HISTORIES_DIR = path.join(ROOT, 'test/replay/histories');
  * is committed yet, or when UPDATE_HISTORIES=1 (after an intended, versioned workflow change).
  * The CLI writes the same JSON that the Temporal UI downloads, which the replayer reads.
  */
-export async function keepHistory(name: string, workflowId: string, runId?: string): Promise<void> {
+export async function keepHistory(
+  name: string,
+  workflowId: string,
+  runId?: string,
+  /** A Temporal server of the test file's own; the run's shared one otherwise. */
+  address = inject('stack').temporalAddress,
+): Promise<void> {
   const file = path.join(HISTORIES_DIR, `${name}.json`);
   const exists = await access(file).then(
     () => true,
@@ -29,7 +35,7 @@ export async function keepHistory(name: string, workflowId: string, runId?: stri
       workflowId,
       ...(runId ? ['--run-id', runId] : []),
       '--address',
-      stack.temporalAddress,
+      address,
       '--output',
       'json',
     ],

@@ -81,7 +81,14 @@ export interface ExecutionBody {
   contactId: string;
   currentStepId: string | null;
   context: Record<string, unknown>;
-  steps: { seq: number; stepId: string; type: string; status: string; result: any; error: string | null }[];
+  steps: {
+    seq: number;
+    stepId: string;
+    type: string;
+    status: string;
+    result: any;
+    error: string | null;
+  }[];
   [key: string]: unknown;
 }
 
@@ -98,7 +105,9 @@ export async function waitForExecutions(
     expect(res.status, res.text).toBe(200);
     if (res.body.executions.length >= count) return res.body.executions;
     if (Date.now() > deadline) {
-      throw new Error(`${res.body.executions.length} executions after ${timeoutMs} ms, not ${count}`);
+      throw new Error(
+        `${res.body.executions.length} executions after ${timeoutMs} ms, not ${count}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -125,8 +134,7 @@ export async function waitForExecution(
   }
 }
 
-export const ended = (x: ExecutionBody): boolean =>
-  !['RUNNING', 'WAITING'].includes(x.status);
+export const ended = (x: ExecutionBody): boolean => !['RUNNING', 'WAITING'].includes(x.status);
 
 /** Waiting on a step: WAITING with that step current. */
 export const waitingAt =

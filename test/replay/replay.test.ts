@@ -8,10 +8,19 @@ import { HISTORIES_DIR } from '../helpers/histories.js';
 // that would break runs already in flight. A history recorded before a patch stays, named after
 // the patch, so the old path keeps replaying.
 const WORKFLOWS = [
+  'automation-dispatch',
   'contact-job',
   'dispatch-queued-emails',
+  'dispatch-queued-emails.before-automation-patch',
   'dispatch-queued-emails.before-ensure-patch',
   'email-delivery',
+  'execution.cancelled-in-delay',
+  'execution.condition-no-exit',
+  'execution.continued-as-new',
+  'execution.email-wait-event-condition-yes',
+  'execution.wait-timeout',
+  'execution.webhook',
+  'execution.webhook-failed',
   'recheck-domains',
   'recompute-segments',
   'segment-compute',
