@@ -1,7 +1,6 @@
 // npm run bench:track — POST /v1/track under sustained load against the full stack, and a
 // 100,000-row CSV import, each next to a floor measured in the same run. Prints figures and the
 // ratio ours/floor. Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50), BENCH_IMPORT_ROWS (100000).
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -10,80 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { freePort } from '../runtime/embedded/free-port.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
+import { CONNECTIONS, load, seedExisting } from './lib/track-load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
-const EXISTING = 1000;
 const log = (line: string): void => console.log(line);
-
-interface LoadFigures {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-/** Half the calls go to 1,000 existing contacts, half create a new one. */
-async function load(
-  url: string,
-  key: string | undefined,
-  label: string,
-  seconds = SECONDS,
-): Promise<LoadFigures> {
-  let n = 0;
-  const result = await autocannon({
-    url: `${url}/v1/track`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    requests: [
-      {
-        setupRequest: (request) => {
-          n += 1;
-          const email =
-            n % 2 === 0
-              ? `existing-${n % EXISTING}@bench.test`
-              : `new-${label}-${n}-${randomUUID().slice(0, 8)}@bench.test`;
-          return {
-            ...request,
-            body: JSON.stringify({
-              email,
-              event: n % 3 ? 'page-viewed' : 'clicked',
-              data: { n, plan: n % 2 ? 'pro' : 'free' },
-            }),
-          };
-        },
-      },
-    ],
-  });
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
-}
-
-async function seedExisting(url: string, key: string): Promise<void> {
-  for (let i = 0; i < EXISTING; i += 50) {
-    await Promise.all(
-      Array.from({ length: 50 }, (_, j) =>
-        json(`${url}/v1/track`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}` },
-          body: JSON.stringify({ email: `existing-${i + j}@bench.test`, event: 'seeded' }),
-        }),
-      ),
-    );
-  }
-}
 
 function csvRows(rows: number): string {
   const lines = ['email,first_name,plan'];
@@ -154,7 +84,7 @@ try {
   const ours = await benchProject(stack.apiUrl);
   await seedExisting(stack.apiUrl, ours.publicKey);
   await load(stack.apiUrl, ours.publicKey, 'warm', 3);
-  const ourFigures = await load(stack.apiUrl, ours.publicKey, 'ours');
+  const ourFigures = await load(stack.apiUrl, ours.publicKey, 'ours', SECONDS);
 
   const floorProject = await benchProject(stack.apiUrl);
   const floorPort = await freePort();
@@ -167,7 +97,7 @@ try {
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   await seedExisting(floorUrl, '');
   await load(floorUrl, undefined, 'warm', 3);
-  const floorFigures = await load(floorUrl, undefined, 'floor');
+  const floorFigures = await load(floorUrl, undefined, 'floor', SECONDS);
   await floor.stop();
 
   const widths = [22, 10, 10, 10, 8, 8];

@@ -5,7 +5,7 @@ import type { TemporalSettings } from '../temporal/connection-options.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import { retryTransient } from '../temporal/retry-transient.js';
 import { ensureSchedules } from '../temporal/schedules.js';
-import { createWorker, ensureSearchAttributes } from '../temporal/worker.js';
+import { connectWorker, createWorker, ensureSearchAttributes } from '../temporal/worker.js';
 import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -43,7 +43,9 @@ export async function startWorker({
     emailDispatchEvery: config.emailDispatchInterval,
     segmentRecomputeEvery: config.segmentRecomputeInterval,
   });
-  const engine = TemporalWorkflowEngine.create(temporal);
+  // One native connection for the worker and the engine (executions start eagerly on it).
+  const connection = await connectWorker(temporal);
+  const engine = TemporalWorkflowEngine.sharing(connection, temporal);
   const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
   const emailDelivery = { queue: temporal.taskQueue, ...config.emailDelivery };
   const automationDispatch = { queue: temporal.taskQueue, ...config.automationDispatch };
@@ -92,7 +94,8 @@ export async function startWorker({
     taskQueue,
     onIdleError,
   });
-  const { worker, connection } = await createWorker({
+  const worker = await createWorker({
+    connection,
     settings: temporal,
     workflowBundlePath: config.temporal.workflowBundlePath,
     deps: {

@@ -30,16 +30,22 @@ export async function ensureSearchAttributes(settings: TemporalSettings): Promis
   }
 }
 
+/** The worker process's connection to Temporal, shared by its worker and its engine. */
+export async function connectWorker(settings: TemporalSettings): Promise<NativeConnection> {
+  return NativeConnection.connect(connectionOptions(settings));
+}
+
 export async function createWorker({
+  connection,
   settings,
   deps,
   workflowBundlePath,
 }: {
+  connection: NativeConnection;
   settings: TemporalSettings;
   deps: ActivityDeps;
   workflowBundlePath?: string;
-}): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect(connectionOptions(settings));
+}): Promise<Worker> {
   const worker = await Worker.create({
     connection,
     namespace: settings.namespace,
@@ -49,5 +55,5 @@ export async function createWorker({
       ? { workflowBundle: { codePath: workflowBundlePath } }
       : { workflowsPath }),
   });
-  return { worker, connection };
+  return worker;
 }

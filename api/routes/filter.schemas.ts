@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseFilter } from '../../domain/segments/filter/parse.pure.js';
+import { parseFilter, reportFilterProblems } from '../../domain/segments/filter/parse.pure.js';
 
 const EXAMPLE = {
   operator: 'AND',
@@ -25,14 +25,7 @@ export const filterInput = z
   .transform((input, ctx) => {
     const parsed = parseFilter(input);
     if ('filter' in parsed) return parsed.filter;
-    for (const problem of parsed.problems) {
-      ctx.addIssue({
-        code: 'custom',
-        message: problem.message,
-        path: problem.path,
-        params: { code: problem.code },
-      });
-    }
+    reportFilterProblems(ctx, parsed.problems);
     return z.NEVER;
   })
   .meta({

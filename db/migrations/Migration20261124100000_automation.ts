@@ -183,9 +183,21 @@ export class Migration20261124100000_automation extends Migration {
       "last_error" text null,
       "created_at" timestamptz not null default now(),
       constraint "execution_commands_pkey" primary key ("id"));`);
-    this.addSql(
-      `alter table "execution_commands" add constraint "execution_commands_execution_id_foreign" foreign key ("execution_id") references "executions" ("id") on update cascade on delete cascade;`,
-    );
+    // No foreign key: a command outlives its execution's row. When RUNNING or WAITING executions
+    // are deleted (with their contact, their project, a project reset), their durable runs must
+    // still be cancelled, or a wait without a timeout would never end; the trigger below writes
+    // those CANCEL commands, whatever statement deleted the rows.
+    this.addSql(`create or replace function mw_cancel_deleted_executions() returns trigger
+      language plpgsql as $$
+      begin
+        insert into execution_commands (execution_id, kind, queue)
+        select g.id, 'CANCEL', g.queue from gone g where g.status in ('RUNNING', 'WAITING')
+        on conflict do nothing;
+        return null;
+      end
+      $$;`);
+    this.addSql(`create trigger "executions_cancel_deleted" after delete on "executions"
+      referencing old table as gone for each statement execute function mw_cancel_deleted_executions();`);
     this.addSql(
       `create unique index "execution_commands_unique" on "execution_commands" ("execution_id", "kind", coalesce("event_id", '00000000-0000-0000-0000-000000000000'));`,
     );
@@ -248,6 +260,8 @@ export class Migration20261124100000_automation extends Migration {
     this.addSql(`drop trigger if exists "events_to_outbox" on "events";`);
     this.addSql(`drop function if exists mw_events_to_outbox();`);
     this.addSql(`drop table if exists "event_outbox";`);
+    this.addSql(`drop trigger if exists "executions_cancel_deleted" on "executions";`);
+    this.addSql(`drop function if exists mw_cancel_deleted_executions();`);
     this.addSql(`drop table if exists "execution_commands";`);
     this.addSql(`drop table if exists "execution_steps";`);
     this.addSql(`drop table if exists "executions";`);

@@ -1,5 +1,6 @@
 import type { ExecutionCommandKind } from '../../domain/automation/execution-command.pure.js';
 import type { ExecutionStatus } from '../../domain/automation/execution-status.pure.js';
+import type { ReceivedEvent } from '../../domain/automation/interpreter.pure.js';
 import type { WorkflowGraph } from '../../domain/automation/step-config.pure.js';
 import type { Sql } from './sql.js';
 
@@ -137,12 +138,7 @@ export interface ExecutionStartRow {
   queue: string;
   graph: WorkflowGraph;
   context: Record<string, unknown>;
-  trigger_event: {
-    id: string;
-    name: string;
-    data: Record<string, unknown>;
-    createdAt: string;
-  } | null;
+  trigger_event: ReceivedEvent | null;
 }
 
 export async function findExecutionStarts(

@@ -4,6 +4,7 @@ import type {
   StepRunStatus,
 } from '../../domain/automation/execution-status.pure.js';
 import type { StepClosing } from '../../domain/automation/execution-run.pure.js';
+import type { ReceivedEvent } from '../../domain/automation/interpreter.pure.js';
 import type { StepType } from '../../domain/automation/step-type.pure.js';
 import type { Sql } from './sql.js';
 
@@ -16,12 +17,7 @@ export interface ExecutionRow {
   status: ExecutionStatus;
   current_step_id: string | null;
   context: Record<string, unknown>;
-  trigger_event: {
-    id: string;
-    name: string;
-    data: Record<string, unknown>;
-    createdAt: string;
-  } | null;
+  trigger_event: ReceivedEvent | null;
   exit_reason: string | null;
   error: string | null;
   created_at: Date;

@@ -1,7 +1,7 @@
 import type { FinalExecutionStatus, StepRunStatus } from './execution-status.pure.js';
 import type { ReceivedEvent } from './interpreter.pure.js';
 import type { WorkflowGraph } from './step-config.pure.js';
-import type { TransitionBranch } from './step-type.pure.js';
+import type { StepType, TransitionBranch } from './step-type.pure.js';
 
 // What passes between an execution's durable run and its activities. Pure types only.
 
@@ -55,8 +55,24 @@ export type StepOutcome =
   /** The execution was cancelled (or deleted) meanwhile: stop without writing anything. */
   | { kind: 'inactive' };
 
-/** What beginning a DELAY or WAIT_FOR_EVENT answered: when the wait began (database time). */
-export type WaitBegun = { kind: 'waiting'; since: string } | { kind: 'inactive' };
+/** A step an advance ran, and the branch it left by (what the Temporal UI shows of it). */
+export interface StepRan {
+  seq: number;
+  stepId: string;
+  type: StepType;
+  branch: TransitionBranch | null;
+}
+
+/**
+ * Where an advance (instant steps run one after another) stopped: at a DELAY or WAIT_FOR_EVENT
+ * now begun, at a WEBHOOK now begun, or at the end of the execution.
+ */
+export type AdvanceOutcome = { ran: StepRan[] } & (
+  | { kind: 'waiting'; stepId: string; seq: number; since: string }
+  | { kind: 'remote'; stepId: string; seq: number }
+  | { kind: 'ended'; status: FinalExecutionStatus }
+  | { kind: 'inactive' }
+);
 
 /** How an execution's run ended. */
 export interface ExecutionOutcome {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalEventName } from '../events/event-names.pure.js';
-import { parseWorkflowCondition } from '../segments/filter/parse.pure.js';
+import { parseWorkflowCondition, reportFilterProblems } from '../segments/filter/parse.pure.js';
 import { validationError } from '../shared/errors.js';
 import { toFieldErrors } from '../shared/zod-problems.js';
 import { templateProblems } from '../templates/template-engine.js';
@@ -125,14 +125,7 @@ const STEP_CONFIG_SCHEMAS: Record<StepType, z.ZodType> = {
   CONDITION: z.unknown().transform((input, ctx) => {
     const parsed = parseWorkflowCondition(input);
     if ('condition' in parsed) return parsed.condition;
-    for (const problem of parsed.problems) {
-      ctx.addIssue({
-        code: 'custom',
-        path: problem.path,
-        message: problem.message,
-        params: { code: problem.code },
-      });
-    }
+    reportFilterProblems(ctx, parsed.problems);
     return z.NEVER;
   }),
   WEBHOOK: z.strictObject({

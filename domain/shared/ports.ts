@@ -65,14 +65,7 @@ export interface ExecutionStart {
   memo: { workflowName: string; contactEmail: string; trigger: string };
 }
 
-export interface AutomationDispatchSettings {
-  /** The task queue whose event and command outboxes the loop drains. */
-  queue: string;
-  /** Dispatch lanes (activities) running at once, spread over the queue's workers. */
-  lanes: number;
-  /** How long one lane activity runs before the next takes over. */
-  laneSeconds: number;
-}
+export type AutomationDispatchSettings = LaneLoopSettings;
 
 export interface SegmentComputeRequest {
   segmentId: string;
@@ -157,14 +150,17 @@ export interface DnsResolver {
 
 export class DnsUnavailableError extends Error {}
 
-export interface EmailDeliverySettings {
-  /** The task queue whose workers deliver the mail queued for it. */
+/** A long-running loop of lane activities on a task queue (email delivery, automation dispatch). */
+export interface LaneLoopSettings {
+  /** The task queue whose work the loop's lanes take (mail queued there, events recorded there). */
   queue: string;
-  /** Delivery lanes (activities) running at once, spread over the queue's workers. */
+  /** Lanes (activities) running at once, spread over the queue's workers. */
   lanes: number;
   /** How long one lane activity runs before the next takes over. */
   laneSeconds: number;
 }
+
+export type EmailDeliverySettings = LaneLoopSettings;
 
 /** Tells the delivery lanes of a queue that mail was queued there (after the commit). */
 export interface QueueNotifier {

@@ -1,21 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
-import type {
-  ExecutionRef,
-  StepClosing,
-  StepOutcome,
-  WaitBegun,
-} from '../../domain/automation/execution-run.pure.js';
+import type { AdvanceOutcome, StepOutcome } from '../../domain/automation/execution-run.pure.js';
 import {
-  beginRemoteStep,
-  beginWaitStep,
+  advanceExecution,
   endExecution,
   failRemoteStep,
-  runInstantStep,
-  type StepScope,
 } from '../../domain/automation/execution-steps.service.js';
-import type { FinalExecutionStatus } from '../../domain/automation/execution-status.pure.js';
-import type { GraphStep, WebhookConfig } from '../../domain/automation/step-config.pure.js';
 import { attemptWebhook } from '../../domain/automation/webhook-step.service.js';
 import type { QueueNotifier, WebhookSender } from '../../domain/shared/ports.js';
 
@@ -30,48 +20,18 @@ export function createExecutionStepActivities({
   sendWebhook: WebhookSender;
 }) {
   return {
-    async runInstantStep(args: {
-      ref: ExecutionRef;
-      seq: number;
-      step: GraphStep;
-      close?: StepClosing;
-      scope: StepScope;
-    }): Promise<StepOutcome> {
-      return runInstantStep({ sql, emailNotifier, ...args });
+    /** Runs the execution's steps from `from` up to the first that takes time (see advanceExecution). */
+    async advanceExecution(
+      args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier'>,
+    ): Promise<AdvanceOutcome> {
+      return advanceExecution({ sql, emailNotifier, ...args });
     },
-    async beginWaitStep(args: {
-      ref: ExecutionRef;
-      seq: number;
-      step: GraphStep;
-      close?: StepClosing;
-      context?: Record<string, unknown>;
-    }): Promise<WaitBegun> {
-      return beginWaitStep({ sql, ...args });
-    },
-    async beginRemoteStep(args: {
-      ref: ExecutionRef;
-      seq: number;
-      step: GraphStep;
-      close?: StepClosing;
-      context?: Record<string, unknown>;
-    }): Promise<boolean> {
-      return beginRemoteStep({ sql, ...args });
-    },
-    async failRemoteStep(args: {
-      ref: ExecutionRef;
-      seq: number;
-      error: string;
-      result?: Record<string, unknown>;
-    }): Promise<StepOutcome> {
+    async failRemoteStep(
+      args: Omit<Parameters<typeof failRemoteStep>[0], 'sql'>,
+    ): Promise<StepOutcome> {
       return failRemoteStep({ sql, ...args });
     },
-    async endExecution(args: {
-      ref: ExecutionRef;
-      status: FinalExecutionStatus;
-      close?: StepClosing;
-      error?: string;
-      context?: Record<string, unknown>;
-    }): Promise<void> {
+    async endExecution(args: Omit<Parameters<typeof endExecution>[0], 'sql'>): Promise<void> {
       await endExecution({ sql, ...args });
     },
     /**
@@ -79,12 +39,9 @@ export function createExecutionStepActivities({
      * 429 answer) is retried by Temporal; any other fails the step at once. The answer's status
      * and first bytes travel in the failure's details.
      */
-    async attemptWebhook(args: {
-      ref: ExecutionRef;
-      stepId: string;
-      config: WebhookConfig;
-      scope: StepScope;
-    }): Promise<{ status: number; body: string } | { inactive: true }> {
+    async attemptWebhook(
+      args: Omit<Parameters<typeof attemptWebhook>[0], 'sql' | 'send'>,
+    ): Promise<{ status: number; body: string } | { inactive: true }> {
       const outcome = await attemptWebhook({ sql, send: sendWebhook, ...args });
       if (outcome.ok) return { status: outcome.status, body: outcome.body };
       if ('inactive' in outcome) return { inactive: true };

@@ -1,13 +1,8 @@
-import {
-  continueAsNew,
-  defineSignal,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { continueAsNew, defineSignal, proxyActivities } from '@temporalio/workflow';
 import type { EmailDeliverySettings } from '../../domain/shared/ports.js';
 import type { Activities } from '../activities/index.js';
 import { CONFIGURE_EMAIL_DELIVERY } from '../shared/signals.js';
+import { runLanes } from './lane-loop.js';
 
 const { deliverQueuedEmails } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
@@ -19,9 +14,6 @@ const { deliverQueuedEmails } = proxyActivities<Activities>({
 export const configureEmailDelivery =
   defineSignal<[EmailDeliverySettings]>(CONFIGURE_EMAIL_DELIVERY);
 
-// Well under Temporal's limits; a run this long has delivered for hours.
-const MAX_HISTORY_EVENTS = 2000;
-
 /**
  * The delivery loop of a queue (`email-delivery-<queue>`): `lanes` activities at a time, each
  * delivering queued mail for `laneSeconds`, one after another for ever, on whichever workers
@@ -29,21 +21,8 @@ const MAX_HISTORY_EVENTS = 2000;
  * arrive. Each email that needs retrying leaves the loop for a send-email workflow of its own.
  */
 export async function emailDelivery(settings: EmailDeliverySettings): Promise<void> {
-  let current = settings;
-  let reconfigured = false;
-  setHandler(configureEmailDelivery, (next) => {
-    if (next.lanes === current.lanes && next.laneSeconds === current.laneSeconds) return;
-    current = next;
-    reconfigured = true;
-  });
-  const keepGoing = (): boolean =>
-    !reconfigured &&
-    !workflowInfo().continueAsNewSuggested &&
-    workflowInfo().historyLength < MAX_HISTORY_EVENTS;
-  await Promise.all(
-    Array.from({ length: settings.lanes }, async () => {
-      while (keepGoing()) await deliverQueuedEmails({ runForSeconds: current.laneSeconds });
-    }),
+  const next = await runLanes(settings, configureEmailDelivery, (runForSeconds) =>
+    deliverQueuedEmails({ runForSeconds }),
   );
-  await continueAsNew<typeof emailDelivery>(current);
+  await continueAsNew<typeof emailDelivery>(next);
 }

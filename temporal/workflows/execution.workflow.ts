@@ -28,7 +28,7 @@ import {
   type ReceivedEvent,
 } from '../../domain/automation/interpreter.pure.js';
 import type { GraphStep } from '../../domain/automation/step-config.pure.js';
-import { RUN_MODE_OF, type TransitionBranch } from '../../domain/automation/step-type.pure.js';
+import type { TransitionBranch } from '../../domain/automation/step-type.pure.js';
 import type { Activities } from '../activities/index.js';
 import { EXECUTION_EVENT } from '../shared/signals.js';
 
@@ -66,13 +66,24 @@ function failureOf(error: unknown): { error: string; result?: Record<string, unk
   return { error: cause instanceof Error ? cause.message : String(cause) };
 }
 
+/** When a DELAY or WAIT_FOR_EVENT begun at `since` ends by itself (null: never). */
+function deadlineOf(step: GraphStep, since: string): string | null {
+  const ms =
+    step.type === 'DELAY'
+      ? delayMs(step.config)
+      : step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds !== undefined
+        ? step.config.timeoutSeconds * 1000
+        : undefined;
+  return ms === undefined ? null : new Date(Date.parse(since) + ms).toISOString();
+}
+
 /**
  * One execution of a workflow for one contact (`execution-<id>`): walks the graph it started
- * with, step by step, with the pure interpreter. Instant steps are local activities; DELAY is a
- * durable timer; WAIT_FOR_EVENT waits for an event signal recorded after the wait began, or its
- * timeout, whichever comes first; WEBHOOK is an activity with retries. PostgreSQL holds the
- * status and the step log (the API never asks Temporal). Cancelling the run cancels the
- * execution.
+ * with, using the pure interpreter. Steps that complete at once run in one local activity up to
+ * the next step that takes time (advanceExecution); DELAY is a durable timer; WAIT_FOR_EVENT
+ * waits for an event signal recorded after the wait began, or its timeout, whichever comes
+ * first; WEBHOOK is an activity with retries. PostgreSQL holds the status and the step log (the
+ * API never asks Temporal). Cancelling the run cancels the execution.
  */
 export async function execution(input: ExecutionInput): Promise<ExecutionOutcome> {
   const { execution: ref, graph, trigger } = input;
@@ -91,9 +102,10 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
     : firstStep(graph);
   let seq = input.resume?.seq ?? 1;
   let close: StepClosing | undefined = input.resume?.close;
+  // `step` has begun and is being waited on (a DELAY or WAIT_FOR_EVENT).
   let waiting: ExecutionResume['waiting'] = input.resume?.waiting;
-  // The step begun and not yet closed, while a webhook runs.
-  let open: number | undefined;
+  // `step` has begun and its webhook runs.
+  let open = false;
   let steps = 0;
 
   const carryOn = (): Promise<never> =>
@@ -120,27 +132,29 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
 
   try {
     while (step) {
-      if (!waiting && tooLong()) await carryOn();
-      const mode = RUN_MODE_OF[step.type];
-      let branch: TransitionBranch | null = null;
-      if (mode === 'instant') {
-        const outcome = await local.runInstantStep({
+      if (!waiting) {
+        if (tooLong()) await carryOn();
+        const advanced = await local.advanceExecution({
           ref,
-          seq,
-          step,
+          graph,
+          from: { stepId: step.id, seq },
           close,
           scope: { trigger, context },
         });
-        if (outcome.kind === 'inactive') return { status: 'INACTIVE', steps };
-        if (outcome.kind === 'ended') return { status: outcome.status, steps: steps + 1 };
-        close = outcome.closing;
-        branch = outcome.branch;
-      } else if (step.type === 'WEBHOOK') {
-        if (!(await local.beginRemoteStep({ ref, seq, step, close, context }))) {
-          return { status: 'INACTIVE', steps };
-        }
+        steps += advanced.ran.length;
+        if (advanced.kind === 'inactive') return { status: 'INACTIVE', steps };
+        if (advanced.kind === 'ended') return { status: advanced.status, steps };
+        step = stepById(graph, advanced.stepId) as GraphStep;
+        seq = advanced.seq;
         close = undefined;
-        open = seq;
+        if (advanced.kind === 'waiting') {
+          waiting = { since: advanced.since, until: deadlineOf(step, advanced.since) };
+        } else {
+          open = true;
+        }
+      }
+      let branch: TransitionBranch | null = null;
+      if (open && step.type === 'WEBHOOK') {
         try {
           const response = await remote.attemptWebhook({
             ref,
@@ -150,54 +164,34 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
           });
           if ('inactive' in response) return { status: 'INACTIVE', steps };
           close = { seq, status: 'COMPLETED', result: response };
-          open = undefined;
+          open = false;
         } catch (error) {
           if (isCancellation(error)) throw error;
           await local.failRemoteStep({ ref, seq, ...failureOf(error) });
           return { status: 'FAILED', steps: steps + 1 };
         }
-      } else if (step.type === 'DELAY' || step.type === 'WAIT_FOR_EVENT') {
-        if (!waiting) {
-          const begun = await local.beginWaitStep({ ref, seq, step, close, context });
-          if (begun.kind === 'inactive') return { status: 'INACTIVE', steps };
-          close = undefined;
-          const timeoutMs =
-            step.type === 'DELAY'
-              ? delayMs(step.config)
-              : step.config.timeoutSeconds === undefined
-                ? undefined
-                : step.config.timeoutSeconds * 1000;
-          waiting = {
-            since: begun.since,
-            until:
-              timeoutMs === undefined
-                ? null
-                : new Date(Date.parse(begun.since) + timeoutMs).toISOString(),
-          };
-        }
+      } else if (waiting && step.type === 'DELAY') {
+        // A durable timer; woken early only to continue as new when events pile up meanwhile.
+        if (await waitUntil(tooLong, waiting.until)) await carryOn();
+        close = { seq, status: 'COMPLETED', result: null };
+      } else if (waiting && step.type === 'WAIT_FOR_EVENT') {
         const { since, until } = waiting;
-        if (step.type === 'DELAY') {
-          // A durable timer; woken early only to continue as new when events pile up meanwhile.
-          if (await waitUntil(tooLong, until)) await carryOn();
-          close = { seq, status: 'COMPLETED', result: null };
+        const name = step.config.eventName;
+        const arrived = (): ReceivedEvent | undefined => firstEventSince(inbox, { name, since });
+        const woken = await waitUntil(() => arrived() !== undefined || tooLong(), until);
+        const event = arrived();
+        if (woken && !event) await carryOn();
+        if (event) {
+          context = contextWithEvent(context, event);
+          inbox = keepForLaterWaits(inbox, { since, used: event.id });
+          branch = 'event';
+          close = { seq, status: 'COMPLETED', result: { event: { id: event.id, name } } };
         } else {
-          const name = step.config.eventName;
-          const arrived = (): ReceivedEvent | undefined => firstEventSince(inbox, { name, since });
-          const woken = await waitUntil(() => arrived() !== undefined || tooLong(), until);
-          const event = arrived();
-          if (woken && !event) await carryOn();
-          if (event) {
-            context = contextWithEvent(context, event);
-            inbox = keepForLaterWaits(inbox, { since, used: event.id });
-            branch = 'event';
-            close = { seq, status: 'COMPLETED', result: { event: { id: event.id, name } } };
-          } else {
-            branch = 'timeout';
-            close = { seq, status: 'COMPLETED', result: { timedOut: true } };
-          }
+          branch = 'timeout';
+          close = { seq, status: 'COMPLETED', result: { timedOut: true } };
         }
-        waiting = undefined;
       }
+      waiting = undefined;
       steps += 1;
       step = stepAfter(graph, step, branch);
       seq += 1;
@@ -208,7 +202,7 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
     if (isCancellation(error)) {
       // Cancelled through the API, the row says so already; from the Temporal UI, it says so now.
       const closing: StepClosing | undefined =
-        waiting || open !== undefined ? { seq, status: 'CANCELLED' } : close;
+        waiting || open ? { seq, status: 'CANCELLED' } : close;
       await CancellationScope.nonCancellable(() =>
         local.endExecution({ ref, status: 'CANCELLED', close: closing, context }),
       );

@@ -16,11 +16,11 @@ import type { DnsServer } from '../helpers/dns-server.js';
 import type { TestStack } from '../helpers/stack.js';
 import {
   buildWorkflow,
+  firstExecutionWaitingAt,
   ended,
   track,
   waitForExecution,
   waitForExecutions,
-  waitingAt,
 } from '../helpers/workflows.js';
 
 // This file runs its own Temporal dev server (its state in a file of its own), so that it can
@@ -84,14 +84,7 @@ describe('a worker killed during a DELAY', () => {
     });
     const email = uniqueEmail('killed').toLowerCase();
     await track(stack.api, sk, email, 'signup');
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.pause as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
     await stack.smtp.waitFor((m) => m.to.includes(email));
 
     // The restarted worker also runs more dispatch lanes: the dispatch loop takes the new

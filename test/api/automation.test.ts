@@ -10,6 +10,7 @@ import type { DnsServer } from '../helpers/dns-server.js';
 import type { TestStack } from '../helpers/stack.js';
 import {
   buildWorkflow,
+  firstExecutionWaitingAt,
   ended,
   track,
   waitForExecution,
@@ -96,14 +97,7 @@ describe('the signup workflow of the issue', () => {
     expect(mail.parsed.subject).toBe('Welcome there');
     expect(mail.parsed.html).toContain('plan pro');
 
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.wait as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'wait');
     await track(stack.api, sk, email, 'purchase', { amount: 42 });
     const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
     expect(done.status).toBe('COMPLETED');
@@ -150,14 +144,7 @@ describe('the signup workflow of the issue', () => {
     const workflow = await signupWorkflow(sk, templateId);
     const email = uniqueEmail('basic').toLowerCase();
     await track(stack.api, sk, email, 'signup', { plan: 'basic' });
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.wait as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'wait');
     await track(stack.api, sk, email, 'purchase');
     const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
     expect(done.status).toBe('EXITED');
@@ -243,14 +230,7 @@ describe('WAIT_FOR_EVENT', () => {
     });
     const email = uniqueEmail('twice').toLowerCase();
     await track(stack.api, sk, email, 'signup');
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.first as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'first');
     const purchase = await track(stack.api, sk, email, 'purchase');
     await waitForExecution(
       stack.api,
@@ -405,14 +385,7 @@ describe('cancelling', () => {
     const workflow = await delayedSend(sk, templateId);
     const email = uniqueEmail('cancel').toLowerCase();
     await track(stack.api, sk, email, 'signup');
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.pause as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
 
     const cancelled = await stack.api.delete(
       `/workflows/${workflow.id}/executions/${execution!.id}`,
@@ -460,6 +433,27 @@ describe('cancelling', () => {
     // With none active, the workflow may go.
     const deleted = await stack.api.delete(`/workflows/${workflow.id}`, sk);
     expect(deleted.status, deleted.text).toBe(204);
+  });
+});
+
+describe('deleting what an execution belongs to', () => {
+  it('cancels the durable run of a waiting execution whose contact is deleted', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'never' } },
+        end: { type: 'EXIT' },
+      },
+      links: [['wait', 'end', 'event']],
+    });
+    await track(stack.api, sk, uniqueEmail('gone'), 'signup');
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'wait');
+    const deleted = await stack.api.delete(`/contacts/${execution!.contactId}`, sk);
+    expect(deleted.status, deleted.text).toBe(204);
+    // A wait without a timeout would otherwise stay open in Temporal for ever.
+    await waitForRunStatus(execution!.id, 'CANCELLED');
+    const gone = await stack.api.get(`/workflows/${workflow.id}/executions/${execution!.id}`, sk);
+    expect(gone.status).toBe(404);
   });
 });
 
@@ -533,14 +527,7 @@ describe('a long wait with many events', () => {
     });
     const email = uniqueEmail('long').toLowerCase();
     await track(stack.api, sk, email, 'signup');
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.wait as string),
-    );
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'wait');
 
     // Events it does not wait for (an operator's test signals), until the run hands over.
     const connection = await Connection.connect({ address: inject('stack').temporalAddress });

@@ -8,10 +8,9 @@ import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
 import {
   buildWorkflow,
+  firstExecutionWaitingAt,
   track,
-  waitForExecution,
   waitForExecutions,
-  waitingAt,
 } from '../helpers/workflows.js';
 
 let stack: TestStack;
@@ -485,14 +484,7 @@ describe('active executions', () => {
       steps: { pause: { type: 'DELAY', config: { amount: 60, unit: 'seconds' } } },
     });
     await track(stack.api, sk, uniqueEmail('active'), 'signup');
-    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
-    await waitForExecution(
-      stack.api,
-      sk,
-      workflow.id,
-      execution!.id,
-      waitingAt(workflow.steps.pause as string),
-    );
+    await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
 
     const path = `/workflows/${workflow.id}/steps/${workflow.steps.pause}`;
     const refused = await stack.api.patch(path, {

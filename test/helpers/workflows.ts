@@ -153,3 +153,20 @@ export async function track(
   expect(res.status, res.text).toBe(200);
   return res.body.data;
 }
+
+/** The workflow's first execution, once it is WAITING at the step the spec named `stepKey`. */
+export async function firstExecutionWaitingAt(
+  api: Client,
+  sk: Sk,
+  workflow: BuiltWorkflow,
+  stepKey: string,
+): Promise<ExecutionBody> {
+  const [execution] = await waitForExecutions(api, sk, workflow.id);
+  return waitForExecution(
+    api,
+    sk,
+    workflow.id,
+    (execution as ExecutionBody).id,
+    waitingAt(workflow.steps[stepKey] as string),
+  );
+}

@@ -19,6 +19,7 @@ import {
   type Scalar,
   type TimeUnit,
 } from './ast.pure.js';
+import type { z } from 'zod';
 import { canonicalEventName } from '../../events/event-names.pure.js';
 import { NUMERIC_TEXT, parseTimestamp } from './values.pure.js';
 
@@ -407,4 +408,16 @@ export function parseWorkflowCondition(input: unknown): ParsedCondition {
     ? parseCondition(input, [], problems, 'workflow')
     : problems.add([], 'invalid_type', 'Give a condition: {field, operator, value?}');
   return condition && problems.list.length === 0 ? { condition } : { problems: problems.list };
+}
+
+/** Reports filter problems as issues of the zod check that read the filter (codes kept). */
+export function reportFilterProblems(ctx: z.RefinementCtx, problems: FilterProblem[]): void {
+  for (const problem of problems) {
+    ctx.addIssue({
+      code: 'custom',
+      message: problem.message,
+      path: problem.path,
+      params: { code: problem.code },
+    });
+  }
 }
