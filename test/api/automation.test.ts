@@ -436,6 +436,51 @@ describe('cancelling', () => {
   });
 });
 
+describe('CONDITION on the trigger event, UPDATE_CONTACT of the subscription', () => {
+  it('reads event.* from the trigger event, and an unsubscribe records its event', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      triggerEvent: 'order',
+      allowReentry: true,
+      steps: {
+        big: {
+          type: 'CONDITION',
+          config: { field: 'event.total', operator: 'greaterThan', value: 100 },
+        },
+        vip: { type: 'UPDATE_CONTACT', config: { data: { tier: 'vip' }, subscribed: false } },
+        plain: { type: 'UPDATE_CONTACT', config: { data: { tier: 'plain' } } },
+      },
+      links: [
+        ['big', 'vip', 'yes'],
+        ['big', 'plain', 'no'],
+      ],
+    });
+    const email = uniqueEmail('order').toLowerCase();
+    // A one-off value: it is the event's data, never the contact's.
+    await track(stack.api, sk, email, 'order', { total: { value: 150, persistent: false } });
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.steps.map((s) => [s.type, s.result])).toEqual([
+      ['CONDITION', { matched: true }],
+      ['UPDATE_CONTACT', { subscribed: false }],
+    ]);
+    const contact = await stack.api.get(`/contacts/${done.contactId}`, sk);
+    expect(contact.body).toMatchObject({ subscribed: false, data: { tier: 'vip' } });
+    expect(contact.body.data.total).toBeUndefined();
+    const events = await stack.api.get(`/events/contact/${done.contactId}`, sk);
+    const unsubscribed = events.body.data.filter(
+      (e: { name: string }) => e.name === 'contact.unsubscribed',
+    );
+    expect(unsubscribed).toHaveLength(1);
+    expect(unsubscribed[0].data).toEqual({ source: 'workflow' });
+
+    await track(stack.api, sk, email, 'order', { total: { value: 20, persistent: false } });
+    const executions = await waitForExecutions(stack.api, sk, workflow.id, { count: 2 });
+    const second = await waitForExecution(stack.api, sk, workflow.id, executions[0]!.id, ended);
+    expect(second.steps[0]?.result).toEqual({ matched: false });
+  });
+});
+
 describe('deleting what an execution belongs to', () => {
   it('cancels the durable run of a waiting execution whose contact is deleted', async () => {
     const { sk } = await projectFixture(stack.api);

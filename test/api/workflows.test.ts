@@ -258,6 +258,48 @@ describe('steps', () => {
     expect(read.body.steps).toEqual([]);
   });
 
+  it('holds each config limit at its edge', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await createWorkflow(sk);
+    const headers = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-H${i}`, 'v']));
+    const edges: [string, unknown, unknown, string][] = [
+      ['DELAY', { amount: 365, unit: 'days' }, { amount: 366, unit: 'days' }, 'config.amount'],
+      [
+        'DELAY',
+        { amount: 31_536_000, unit: 'seconds' },
+        { amount: 31_536_001, unit: 'seconds' },
+        'config.amount',
+      ],
+      [
+        'WAIT_FOR_EVENT',
+        { eventName: 'x', timeoutSeconds: 31_536_000 },
+        { eventName: 'x', timeoutSeconds: 31_536_001 },
+        'config.timeoutSeconds',
+      ],
+      [
+        'WAIT_FOR_EVENT',
+        { eventName: 'e'.repeat(255) },
+        { eventName: 'e'.repeat(256) },
+        'config.eventName',
+      ],
+      [
+        'WEBHOOK',
+        { url: 'https://x.test/', headers: headers(20) },
+        { url: 'https://x.test/', headers: headers(21) },
+        'config.headers',
+      ],
+      ['EXIT', { reason: 'r'.repeat(500) }, { reason: 'r'.repeat(501) }, 'config.reason'],
+    ];
+    for (const [type, fits, over, field] of edges) {
+      const ok = await addStep(sk, workflow.id, type, fits);
+      expect(ok.status, `${type} ${field} at the limit`).toBe(201);
+      const refused = await addStep(sk, workflow.id, type, over);
+      expect(refused.status, `${type} ${field} past the limit`).toBe(422);
+      expect(refused.body.error.errors[0].field).toBe(field);
+    }
+  });
+
   it('keeps at most 100 steps in a workflow', async () => {
     const { sk } = await projectFixture(stack.api);
     const workflow = await createWorkflow(sk);
@@ -515,6 +557,30 @@ describe('active executions', () => {
 
     await stack.api.post(`/workflows/${workflow.id}/executions/cancel-all`, sk);
     expect((await stack.api.delete(`/workflows/${workflow.id}`, sk)).status).toBe(204);
+  });
+
+  it('takes a manual start context of up to 32 KiB', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      allowReentry: true,
+      steps: { end: { type: 'EXIT' } },
+      patch: { triggerType: 'MANUAL' },
+    });
+    const email = uniqueEmail('ctx');
+    await stack.api.post('/contacts', { ...sk, body: { email } });
+    // {"k":"..."} is 8 bytes around the value.
+    const context = (bytes: number) => ({ k: 'x'.repeat(bytes - 8) });
+    const fits = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { email, context: context(32 * 1024) },
+    });
+    expect(fits.status, fits.text).toBe(201);
+    const over = await stack.api.post(`/workflows/${workflow.id}/executions`, {
+      ...sk,
+      body: { email, context: context(32 * 1024 + 1) },
+    });
+    expect(over.status).toBe(422);
+    expect(fieldsOf(over)).toEqual([['context', 'too_big']]);
   });
 
   it('pages executions by cursor, newest first', async () => {
