@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openOrm } from '../../db/orm.js';
@@ -16,6 +16,7 @@ export interface BenchStack {
   databaseUrl: string;
   env: Record<string, string>;
   apiPid: number;
+  temporalPid: number;
   startWorker(): Promise<RunningProcess>;
   stop(): Promise<void>;
 }
@@ -85,6 +86,7 @@ export async function startBenchStack(
     databaseUrl: postgres.url,
     env,
     apiPid: api.child.pid as number,
+    temporalPid: temporal.pid,
     startWorker: async () => {
       const workerArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
       const worker = runEntryPoint('runtime/worker.ts', env, workerArgs);
@@ -131,4 +133,11 @@ export async function benchProject(
 
 export function formatRow(cells: (string | number)[], widths: number[]): string {
   return cells.map((c, i) => String(c).padStart(widths[i] ?? 10)).join('  ');
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
