@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
 import type { AccountSettings } from '../domain/accounts/accounts.service.js';
 import type { AutomationDeps } from '../domain/automation/executions.service.js';
+import type { CampaignDeps } from '../domain/campaigns/campaigns.service.js';
 import type { DomainSettings } from '../domain/domains/domains.service.js';
 import type { InstallationFeatures } from '../domain/installation/installation-features.pure.js';
 import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
@@ -39,6 +40,7 @@ export interface AppDeps {
   domains: DomainSettings;
   sending: SendDeps;
   automation: AutomationDeps;
+  campaigns: CampaignDeps;
   links: LinkSettings;
   uploads: UploadSettings;
   feedback: FeedbackSettings;

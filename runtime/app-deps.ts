@@ -58,6 +58,8 @@ export function createAppDeps({
     domains: { encryptionKey: secrets.ENCRYPTION_KEY, spfInclude: config.spfInclude, dns },
     // Mail accepted by this API is delivered by the workers of its task queue.
     sending: { sql, deliveryQueue: config.temporal.taskQueue, queueNotifier },
+    // Campaigns sent through this API are delivered by the workers of its task queue.
+    campaigns: { sql, engine, deliveryQueue: config.temporal.taskQueue, queueNotifier },
     // Executions started through this API run on its task queue.
     automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
     links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },

@@ -61,6 +61,8 @@ const envSchema = z.object({
     .default('5m'),
   // Contacts per transaction of a segment compute (its progress is committed per batch).
   SEGMENT_COMPUTE_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(10_000),
+  // Recipients a campaign's send queues per statement (each batch commits on its own).
+  CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(1000),
   // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
   EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
   EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
@@ -115,6 +117,7 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   segmentComputeBatchSize: number;
+  campaignBatchSize: number;
   emailDelivery: { lanes: number; laneSeconds: number };
   automationDispatch: { lanes: number; laneSeconds: number };
   smtpPoolSize: number;
@@ -208,6 +211,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
+    campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,
     emailDelivery: {
       lanes: env.EMAIL_DELIVERY_LANES,
       laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,

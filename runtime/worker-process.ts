@@ -114,6 +114,7 @@ export async function startWorker({
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
       segmentComputeBatchSize: config.segmentComputeBatchSize,
+      campaignBatchSize: config.campaignBatchSize,
       emailNotifier,
       dispatchWakeups,
       automationDispatch,

@@ -9,6 +9,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { ReceivedEvent } from '../domain/automation/interpreter.pure.js';
 import type {
   AutomationDispatchSettings,
+  CampaignSendStart,
   ContactJobRequest,
   EmailDeliverySettings,
   ExecutionStart,
@@ -27,6 +28,7 @@ import {
 } from './shared/signals.js';
 import {
   automationDispatchWorkflowId,
+  campaignSendWorkflowId,
   contactJobWorkflowId,
   emailDeliveryWorkflowId,
   executionWorkflowId,
@@ -36,6 +38,7 @@ import {
 } from './shared/workflow-ids.js';
 import type {
   automationDispatch,
+  campaignSend,
   contactJob,
   emailDelivery,
   execution,
@@ -228,6 +231,30 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   async cancelExecution({ executionId }: { executionId: string }): Promise<void> {
     try {
       await this.client.workflow.getHandle(executionWorkflowId(executionId)).cancel();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return;
+      throw error;
+    }
+  }
+
+  async startCampaignSend({ input, memo }: CampaignSendStart): Promise<void> {
+    await this.client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue: this.taskQueue,
+      workflowId: campaignSendWorkflowId(input.campaignId),
+      // The campaign's status moved from DRAFT once (a compare-and-set), so a second start is a
+      // retry of the same send: it finds the run that lives, or (when the first commit failed and
+      // that run found a DRAFT and ended) starts the send anew.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      args: [input],
+      memo,
+      typedSearchAttributes: [{ key: PROJECT_ID, value: input.projectId }],
+    });
+  }
+
+  async cancelCampaignSend({ campaignId }: { campaignId: string }): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(campaignSendWorkflowId(campaignId)).cancel();
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return;
       throw error;

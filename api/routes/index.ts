@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.routes.js';
+import { campaignRoutes } from './campaigns.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { domainRoutes } from './domains.routes.js';
@@ -33,6 +34,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...segmentRoutes(),
     ...workflowRoutes(),
     ...workflowExecutionRoutes(),
+    ...campaignRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),
     ...templateRoutes(),

@@ -9,6 +9,7 @@ import {
   listSegments,
   refreshSegment,
   removeStaticMembers,
+  segmentUsage,
   updateSegment,
 } from '../../domain/segments/segments.service.js';
 import { defineRoute } from '../http/route.js';
@@ -113,6 +114,17 @@ export const segmentRoutes = () => [
     handler: async ({ sql, auth, params }) => {
       await deleteSegment({ sql, projectId: projectIdOf(auth), segmentId: params.id });
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/segments/:id/usage',
+    summary:
+      'What uses a segment: segments whose filters name it, campaigns, workflows it triggers',
+    tag: 'Segments',
+    auth: 'project',
+    params: segmentIdParams,
+    handler: async ({ sql, auth, params }) =>
+      segmentUsage({ sql, projectId: projectIdOf(auth), segmentId: params.id }),
   }),
   defineRoute({
     method: 'get',

@@ -9,7 +9,7 @@ import {
 } from '../../domain/sending/send-limits.pure.js';
 import { contactData } from './contacts.schemas.js';
 
-const noLineBreaks = (max: number) =>
+export const noLineBreaks = (max: number) =>
   z
     .string()
     .max(max)

@@ -9,6 +9,7 @@ import { Migration20261121120000_email_dispatch } from './Migration2026112112000
 import { Migration20261121140000_email_delivery_queue } from './Migration20261121140000_email_delivery_queue.js';
 import { Migration20261123100000_segments } from './Migration20261123100000_segments.js';
 import { Migration20261124100000_automation } from './Migration20261124100000_automation.js';
+import { Migration20261125100000_campaigns } from './Migration20261125100000_campaigns.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261123100000_segments', class: Migration20261123100000_segments },
   { name: 'Migration20261124100000_automation', class: Migration20261124100000_automation },
+  { name: 'Migration20261125100000_campaigns', class: Migration20261125100000_campaigns },
 ];

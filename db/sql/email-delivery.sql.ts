@@ -35,13 +35,14 @@ function deliverableEmails(picked: string): string {
   SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address, e.to_name,
          e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers, e.variables,
          e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
-         coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
+         e.tracking AND coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
     FROM picked e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
    ORDER BY e.created_at`;
 }
 
 /**
- * Claims up to `limit` deliverable emails of a queue, oldest first, under a lease of
+ * Claims up to `limit` deliverable emails of a queue, oldest first (mail that is not a campaign's
+ * before a campaign's, so a big campaign never holds transactional mail back), under a lease of
  * `leaseSeconds`. Rows other lanes hold are skipped; rows this lane's `token` already holds (a
  * retried attempt of the same lane after its worker died) are taken back at once.
  */
@@ -61,7 +62,7 @@ export async function claimQueuedEmails(
          SELECT id FROM emails
           WHERE delivery_queue = $1 AND status = 'QUEUED' AND workflow_started_at IS NULL
             AND (claimed_until IS NULL OR claimed_until < now() OR claimed_by = $2)
-          ORDER BY created_at LIMIT $3
+          ORDER BY (campaign_id IS NOT NULL), created_at LIMIT $3
           FOR UPDATE SKIP LOCKED)
       RETURNING *`),
     [queue, token, limit, leaseSeconds],
@@ -137,7 +138,8 @@ export async function markEmailRetrying(
 
 /**
  * Records the server's acceptance: SENT with its Message-ID and rendered subject, and the
- * `email.sent` event, in one statement. An email no longer QUEUED is left as it is.
+ * `email.sent` event, in one statement. A campaign's email cancelled while a lane was already
+ * handing it over was sent all the same, and is recorded so; any other status is left as it is.
  */
 export async function markEmailSent(
   sql: Sql,
@@ -147,13 +149,14 @@ export async function markEmailSent(
     `WITH sent AS (
        UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3,
               claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1 AND status = 'QUEUED'
-        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id)
+        WHERE id = $1 AND status IN ('QUEUED', 'CANCELLED')
+        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
+                  execution_id, campaign_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
      SELECT uuid_generate_v7(), project_id, contact_id, 'email.sent',
             jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
               'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
-              'executionId', execution_id)), now()
+              'executionId', execution_id, 'campaignId', campaign_id)), now()
        FROM sent WHERE contact_id IS NOT NULL`,
     [emailId, messageId, subject],
     'email-sent',
@@ -172,12 +175,13 @@ export async function markEmailFailed(
     `WITH failed AS (
        UPDATE emails SET status = 'FAILED', error = $2, claimed_by = NULL, claimed_until = NULL
         WHERE id = $1 AND status = 'QUEUED'
-        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id)
+        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
+                  execution_id, campaign_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
      SELECT uuid_generate_v7(), project_id, contact_id, 'email.failed',
             jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
               'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
-              'executionId', execution_id, 'error', $3::text)), now()
+              'executionId', execution_id, 'campaignId', campaign_id, 'error', $3::text)), now()
        FROM failed WHERE contact_id IS NOT NULL`,
     [emailId, error, eventError],
   );

@@ -1,3 +1,4 @@
+import type { EmailEngagement } from '../../domain/tracking/email-engagement.pure.js';
 import type { Sql } from './sql.js';
 
 /** What an `email.*` event says about its email. */
@@ -11,6 +12,8 @@ export interface EmailEventSource {
   /** Set for mail a workflow's SEND_EMAIL step sent. */
   workflow_id?: string | null;
   execution_id?: string | null;
+  /** Set for a campaign's mail. */
+  campaign_id?: string | null;
 }
 
 export async function findEmailEventSource(
@@ -18,8 +21,33 @@ export async function findEmailEventSource(
   { emailId }: { emailId: string },
 ): Promise<EmailEventSource | undefined> {
   const [row] = await sql.query<EmailEventSource>(
-    `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id
-       FROM emails WHERE id = $1`,
+    `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id,
+            campaign_id FROM emails WHERE id = $1`,
+    [emailId],
+  );
+  return row;
+}
+
+// First time only: the moment is kept, never a count.
+const ENGAGEMENT_COLUMNS: Record<EmailEngagement, string> = {
+  opened: 'opened_at',
+  clicked: 'clicked_at',
+  unsubscribed: 'unsubscribed_at',
+};
+
+/**
+ * Notes the first time a recipient opened, clicked or unsubscribed from an email (a repeat keeps
+ * the first moment), answering what its event says about it; undefined when it is gone.
+ */
+export async function noteEmailEngagement(
+  sql: Sql,
+  { emailId, engagement }: { emailId: string; engagement: EmailEngagement },
+): Promise<EmailEventSource | undefined> {
+  const column = ENGAGEMENT_COLUMNS[engagement];
+  const [row] = await sql.query<EmailEventSource>(
+    `UPDATE emails SET ${column} = coalesce(${column}, now()) WHERE id = $1
+     RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
+               execution_id, campaign_id`,
     [emailId],
   );
   return row;
@@ -39,7 +67,7 @@ export async function lockEmailForFeedback(
 ): Promise<FeedbackEmailRow | undefined> {
   const [row] = await sql.query<FeedbackEmailRow>(
     `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id,
-            to_address FROM emails
+            campaign_id, to_address FROM emails
       WHERE ($1::uuid IS NOT NULL AND id = $1::uuid) OR ($2::text IS NOT NULL AND message_id = $2::text)
       LIMIT 1 FOR UPDATE`,
     [emailId ?? null, messageId ?? null],

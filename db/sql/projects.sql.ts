@@ -36,6 +36,7 @@ export async function findProjectBySecretKeyHash(
 const PROJECT_DATA_TABLES: readonly string[] = [
   'event_outbox',
   'workflows',
+  'campaigns',
   'events',
   'jobs',
   'idempotency_keys',

@@ -1,3 +1,5 @@
+import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
+import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { countContacts } from '../../db/sql/contacts.sql.js';
 import {
   countFieldTypes,
@@ -107,9 +109,9 @@ export async function listFieldValues({
 }
 
 /**
- * Where a custom field is referenced: segment filters that read it (`data.<field>` or a path
- * under it), workflows whose CONDITION steps read it or UPDATE_CONTACT steps write it.
- * Campaigns join the lists with their issue.
+ * Where a custom field is referenced: segment filters and campaign audiences that read it
+ * (`data.<field>` or a path under it), workflows whose CONDITION steps read it or UPDATE_CONTACT
+ * steps write it.
  */
 export async function fieldUsage({
   sql,
@@ -122,15 +124,16 @@ export async function fieldUsage({
 }): Promise<{
   field: string;
   segments: { id: string; name: string }[];
-  campaigns: unknown[];
+  campaigns: { id: string; name: string; status: CampaignStatus }[];
   workflows: { id: string; name: string; enabled: boolean }[];
 }> {
   const key = customField(field);
-  const [segments, workflows] = await Promise.all([
+  const [segments, campaigns, workflows] = await Promise.all([
     segmentsReferencing(sql, { projectId, field: key }),
+    campaignsReferencing(sql, { projectId, field: key }),
     workflowsReferencing(sql, { projectId, field: key }),
   ]);
-  return { field, segments, campaigns: [], workflows };
+  return { field, segments, campaigns, workflows };
 }
 
 export async function deleteContactField({

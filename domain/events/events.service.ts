@@ -1,3 +1,5 @@
+import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
+import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { contactExists } from '../../db/sql/contacts.sql.js';
 import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import {
@@ -110,9 +112,8 @@ export async function listEventNames({
 }
 
 /**
- * Where an event name is referenced: segment filters that read it, workflows it triggers or that
- * wait for it (Plunk's spellings of the email events count as ours). Campaigns join the lists
- * with their issue.
+ * Where an event name is referenced: segment filters and campaign audiences that read it,
+ * workflows it triggers or that wait for it (Plunk's spellings of the email events count as ours).
  */
 export async function eventUsage({
   sql,
@@ -126,14 +127,15 @@ export async function eventUsage({
   event: string;
   segments: { id: string; name: string }[];
   workflows: { id: string; name: string; enabled: boolean }[];
-  campaigns: unknown[];
+  campaigns: { id: string; name: string; status: CampaignStatus }[];
 }> {
   const event = canonicalEventName(name);
-  const [segments, workflows] = await Promise.all([
+  const [segments, workflows, campaigns] = await Promise.all([
     segmentsReferencing(sql, { projectId, event }),
     workflowsReferencing(sql, { projectId, event }),
+    campaignsReferencing(sql, { projectId, event }),
   ]);
-  return { event: name, segments, workflows, campaigns: [] };
+  return { event: name, segments, workflows, campaigns };
 }
 
 export async function deleteEventsByName({

@@ -1,3 +1,5 @@
+import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
+import { isActiveCampaign, type CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import { findContactsByEmail } from '../../db/sql/contacts.sql.js';
 import {
@@ -300,7 +302,7 @@ export async function updateSegment({
   return toSegmentView({ ...row, member_count: memberCount, member_count_at: new Date() });
 }
 
-/** What uses a segment: other segments' filters, workflows it triggers (campaigns join later). */
+/** What uses a segment: other segments' filters, campaigns' audiences, workflows it triggers. */
 export async function segmentUsage({
   sql,
   projectId,
@@ -311,16 +313,22 @@ export async function segmentUsage({
   segmentId: string;
 }): Promise<{
   segments: { id: string; name: string }[];
+  campaigns: { id: string; name: string; status: CampaignStatus }[];
   workflows: { id: string; name: string; enabled: boolean }[];
 }> {
-  const [segments, workflows] = await Promise.all([
+  await requireSegment(sql, projectId, segmentId);
+  const [segments, campaigns, workflows] = await Promise.all([
     segmentsReferencing(sql, { projectId, segmentId }),
+    campaignsReferencing(sql, { projectId, segmentId }),
     workflowsReferencing(sql, { projectId, segmentId }),
   ]);
-  return { segments, workflows };
+  return { segments, campaigns, workflows };
 }
 
-/** Refused (409) while anything uses the segment; its members and computes go with it. */
+/**
+ * Refused (409) while other segments, workflows or an active (SCHEDULED or SENDING) campaign use
+ * the segment; its members and computes go with it. A draft naming it is refused at its send.
+ */
 export async function deleteSegment({
   sql,
   projectId,
@@ -330,16 +338,18 @@ export async function deleteSegment({
   projectId: string;
   segmentId: string;
 }): Promise<void> {
-  await requireSegment(sql, projectId, segmentId);
   const usage = await segmentUsage({ sql, projectId, segmentId });
   const users = [
     ...usage.segments.map((s) => `segment "${s.name}"`),
     ...usage.workflows.map((w) => `workflow "${w.name}"`),
+    ...usage.campaigns
+      .filter((c) => isActiveCampaign(c.status))
+      .map((c) => `${c.status} campaign "${c.name}"`),
   ];
   if (users.length > 0) {
     throw conflict(
       `The segment is used by ${users.join(', ')}`,
-      'Change or delete the segments and workflows that use it first.',
+      'Change or delete the segments and workflows that use it, and cancel the campaigns, first.',
     );
   }
   if (!(await deleteSegmentRow(sql, { projectId, segmentId }))) throw notFound('Segment');

@@ -3,7 +3,7 @@ import { insertEvent } from '../../db/sql/events.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 
 /**
- * email.* events carry `{emailId, messageId, subject, templateId?, workflowId?, executionId?, ...}`
+ * email.* events carry `{emailId, messageId, subject, templateId?, workflowId?, executionId?, campaignId?, ...}`
  * (decisions.md).
  */
 export async function recordEmailEvent(
@@ -24,6 +24,7 @@ export async function recordEmailEvent(
       templateId: email.template_id ?? undefined,
       workflowId: email.workflow_id ?? undefined,
       executionId: email.execution_id ?? undefined,
+      campaignId: email.campaign_id ?? undefined,
       ...extra,
     },
   });

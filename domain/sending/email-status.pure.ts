@@ -6,6 +6,8 @@ export const EMAIL_STATUSES = [
   'BOUNCED',
   'FAILED',
   'SUPPRESSED',
+  /** A campaign's email that was never handed to SMTP when the campaign was cancelled. */
+  'CANCELLED',
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 

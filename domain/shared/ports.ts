@@ -55,7 +55,27 @@ export interface WorkflowEngine {
   signalExecution(request: { executionId: string; event: ReceivedEvent }): Promise<SignalOutcome>;
   /** Asks an execution's run to stop; a run that has ended is left as it is. */
   cancelExecution(request: { executionId: string }): Promise<void>;
+  /**
+   * Starts a campaign's send (`campaign-<id>`); a start repeated while that run lives finds it
+   * (the campaign's status, moved with a compare-and-set, guards against a second send).
+   */
+  startCampaignSend(start: CampaignSendStart): Promise<void>;
+  /** Asks a campaign's send to stop; a run that has ended is left as it is. */
+  cancelCampaignSend(request: { campaignId: string }): Promise<void>;
   isReachable(): Promise<boolean>;
+}
+
+/** What a campaign's send is handed: `scheduledFor` (ISO 8601) when it waits for its time. */
+export interface CampaignSendInput {
+  campaignId: string;
+  projectId: string;
+  scheduledFor: string | null;
+}
+
+export interface CampaignSendStart {
+  input: CampaignSendInput;
+  /** Shown beside the run in the Temporal UI. */
+  memo: { campaignName: string; audienceType: string };
 }
 
 /** An execution's durable run as the dispatcher starts it. */

@@ -1,3 +1,5 @@
+import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
+import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { Template } from '../../db/entities/index.js';
 import { likeSubstring } from '../../db/sql/keyset.js';
 import type { Sql } from '../../db/sql/sql.js';
@@ -144,7 +146,7 @@ export async function duplicateTemplate({
   return copy;
 }
 
-/** The workflow steps that send the template (campaigns join the list with their issue). */
+/** The campaigns made from the template and the workflow steps that send it. */
 export async function templateUsage({
   em,
   sql,
@@ -157,7 +159,7 @@ export async function templateUsage({
   templateId: string;
 }): Promise<{
   templateId: string;
-  campaigns: unknown[];
+  campaigns: { id: string; name: string; status: CampaignStatus }[];
   workflowSteps: {
     workflowId: string;
     workflowName: string;
@@ -166,8 +168,11 @@ export async function templateUsage({
   }[];
 }> {
   await getTemplate({ em, projectId, templateId });
-  const workflowSteps = await workflowStepsUsingTemplate(sql, { projectId, templateId });
-  return { templateId, campaigns: [], workflowSteps };
+  const [campaigns, workflowSteps] = await Promise.all([
+    campaignsReferencing(sql, { projectId, templateId }),
+    workflowStepsUsingTemplate(sql, { projectId, templateId }),
+  ]);
+  return { templateId, campaigns, workflowSteps };
 }
 
 export interface TemplateList {

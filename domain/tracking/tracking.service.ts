@@ -1,4 +1,5 @@
-import { findEmailEventSource, type EmailEventSource } from '../../db/sql/emails.sql.js';
+import { noteEmailEngagement, type EmailEventSource } from '../../db/sql/emails.sql.js';
+import type { EmailEngagement } from './email-engagement.pure.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { getContact, updateContact } from '../contacts/contacts.service.js';
 import { recordEmailEvent } from '../sending/email-events.js';
@@ -13,8 +14,12 @@ export interface LinkSettings {
   publicUrl: string;
 }
 
-async function emailOf(sql: Sql, emailId: string): Promise<EmailEventSource> {
-  const email = await findEmailEventSource(sql, { emailId });
+async function engagedEmail(
+  sql: Sql,
+  emailId: string,
+  engagement: EmailEngagement,
+): Promise<EmailEventSource> {
+  const email = await noteEmailEngagement(sql, { emailId, engagement });
   if (!email) throw notFound('Link');
   return email;
 }
@@ -27,7 +32,7 @@ export async function recordOpen({
 }: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<void> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'o') throw notFound('Link');
-  await recordEmailEvent(sql, await emailOf(sql, payload.e), 'email.opened');
+  await recordEmailEvent(sql, await engagedEmail(sql, payload.e, 'opened'), 'email.opened');
 }
 
 /**
@@ -41,14 +46,18 @@ export async function followClick({
 }: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<string> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'c' || !/^https?:\/\//.test(payload.u)) throw notFound('Link');
-  await recordEmailEvent(sql, await emailOf(sql, payload.e), 'email.clicked', { link: payload.u });
+  const email = await engagedEmail(sql, payload.e, 'clicked');
+  await recordEmailEvent(sql, email, 'email.clicked', { link: payload.u });
   return payload.u;
 }
 
-function subscriptionOf(token: string, secret: string): { contactId: string; projectId: string } {
+function subscriptionOf(
+  token: string,
+  secret: string,
+): { contactId: string; projectId: string; emailId?: string } {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'u') throw notFound('Link');
-  return { contactId: payload.c, projectId: payload.p };
+  return { contactId: payload.c, projectId: payload.p, emailId: payload.e };
 }
 
 /** What a subscription page shows: whose it is, its state, and where its buttons post. */
@@ -86,7 +95,11 @@ export async function setSubscription({
   token: string;
   subscribed: boolean;
 }): Promise<{ email: string; subscribed: boolean }> {
-  const { contactId, projectId } = subscriptionOf(token, secret);
+  const { contactId, projectId, emailId } = subscriptionOf(token, secret);
+  // The email the link came in is noted (campaign stats count unsubscribes from it).
+  if (!subscribed && emailId) {
+    await noteEmailEngagement(sql, { emailId, engagement: 'unsubscribed' });
+  }
   const contact = await updateContact({
     sql,
     projectId,

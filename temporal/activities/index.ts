@@ -12,6 +12,7 @@ import type {
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
 import { createAutomationDispatchActivities } from './automation-dispatch.activities.js';
+import { createCampaignSendActivities } from './campaign-send.activities.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
 import { createEmailDeliveryActivities } from './email-delivery.activities.js';
@@ -47,6 +48,8 @@ export interface ActivityDeps {
   dispatchWakeups: QueueWakeups;
   automationDispatch: AutomationDispatchSettings;
   sendWebhook: WebhookSender;
+  /** Recipients a campaign's send queues per statement. */
+  campaignBatchSize: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -84,6 +87,13 @@ export function createActivities(deps: ActivityDeps) {
       engine: deps.engine,
       wakeups: deps.dispatchWakeups,
       dispatch: deps.automationDispatch,
+    }),
+    ...createCampaignSendActivities({
+      sql: deps.sql,
+      emailNotifier: deps.emailNotifier,
+      deliveryQueue: deps.emailDelivery.queue,
+      batchSize: deps.campaignBatchSize,
+      watchPollMs: 1000,
     }),
     ...createSystemEmailActivities({
       orm: deps.orm,

@@ -16,3 +16,4 @@ export { executionWorkflowId } from '../../domain/automation/execution-ids.pure.
 /** The long-running dispatch loop of a queue: it drains the event and command outboxes. */
 export const automationDispatchWorkflowId = (queue: string): string =>
   `automation-dispatch-${queue}`;
+export { campaignSendWorkflowId } from '../../domain/campaigns/campaign-ids.pure.js';

@@ -1,4 +1,5 @@
 export { automationDispatch } from './automation-dispatch.workflow.js';
+export { campaignSend } from './campaign-send.workflow.js';
 export { contactJob } from './contact-job.workflow.js';
 export { dispatchQueuedEmails } from './dispatch-queued-emails.workflow.js';
 export { emailDelivery } from './email-delivery.workflow.js';

@@ -5,14 +5,27 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
 import { isAlive } from '../../runtime/embedded/process-guard.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { verifiedDomain } from '../helpers/domains.js';
 import { createClient, sessionCookieOf } from '../helpers/http.js';
 import { ROOT } from '../helpers/processes.js';
 
 // `npm start` exactly as a user runs it, twice on one DATA_DIR.
 let dataDir: string;
+let dns: DnsServer | undefined;
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await dns?.stop();
 });
+
+/** The sink's .eml files whose text contains `needle`. */
+async function sunkMail(dir: string, needle: string): Promise<number> {
+  const { readdir } = await import('node:fs/promises');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  let n = 0;
+  for (const f of files) if ((await readFile(path.join(dir, f), 'utf8')).includes(needle)) n += 1;
+  return n;
+}
 
 async function waitUntil(
   check: () => boolean | Promise<boolean>,
@@ -75,7 +88,12 @@ describe('npm start', () => {
   it('runs the whole service on embedded defaults, keeps its data and stops cleanly', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'mailwright-start-'));
     await chmod(dataDir, 0o755);
+    const resolver = await startDnsServer();
+    dns = resolver;
     const env = {
+      // Domains verify against the test's own DNS server (loopback only).
+      DNS_SERVERS: resolver.address,
+      SPF_INCLUDE: '_spf.mailwright.test',
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
@@ -118,6 +136,39 @@ describe('npm start', () => {
       'an .eml file in the mail sink',
     );
 
+    // A campaign scheduled ahead survives the whole service stopping and starting again: it is
+    // sent once, after its time.
+    const sk = { key: first.secretKey };
+    const { domain } = await verifiedDomain(api, resolver, sk.key, 'restart-campaign.example.test');
+    const contact = await api.post('/contacts', {
+      ...sk,
+      body: { email: 'scheduled-reader@example.com', subscribed: true },
+    });
+    expect(contact.status, contact.text).toBeLessThan(300);
+    const campaign = await api.post('/campaigns', {
+      ...sk,
+      body: {
+        name: 'Across a restart',
+        subject: 'Scheduled across a restart',
+        body: '<p>Hello</p>',
+        from: `news@${domain}`,
+        audienceType: 'FILTERED',
+        audienceFilter: {
+          operator: 'AND',
+          conditions: [
+            { field: 'email', operator: 'equals', value: 'scheduled-reader@example.com' },
+          ],
+        },
+      },
+    });
+    expect(campaign.status, campaign.text).toBe(201);
+    const sendAt = new Date(Date.now() + 30_000);
+    const scheduled = await api.post(`/campaigns/${campaign.body.data.id}/send`, {
+      ...sk,
+      body: { scheduledFor: sendAt.toISOString() },
+    });
+    expect(scheduled.body.data?.status, scheduled.text).toBe('SCHEDULED');
+
     // SIGTERM to npm itself: the service notices and stops everything it started.
     const pids = await childPids(dataDir);
     expect(pids.every(isAlive)).toBe(true);
@@ -150,6 +201,23 @@ describe('npm start', () => {
         })
       ).status,
     ).toBe(409);
+
+    // Started again before the campaign's time; it goes out once, after it.
+    expect(Date.now()).toBeLessThan(sendAt.getTime());
+    await waitUntil(
+      async () => (await sunkMail(mailDir, 'Scheduled across a restart')) > 0,
+      90_000,
+      'the scheduled campaign',
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
+    await waitUntil(
+      async () =>
+        (await again.get(`/campaigns/${campaign.body.data.id}`, sk)).body.data.status === 'SENT',
+      30_000,
+      'the campaign to be SENT',
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await sunkMail(mailDir, 'Scheduled across a restart')).toBe(1);
 
     // Ctrl-C: SIGINT to the whole process group, as a terminal sends it. The embedded servers
     // are not in that group: they stop last, after the API, the worker and its delivery lanes.

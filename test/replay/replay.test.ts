@@ -9,6 +9,9 @@ import { HISTORIES_DIR } from '../helpers/histories.js';
 // the patch, so the old path keeps replaying.
 const WORKFLOWS = [
   'automation-dispatch',
+  'campaign-send.cancelled-while-scheduled',
+  'campaign-send.cancelled-while-sending',
+  'campaign-send.sent',
   'contact-job',
   'dispatch-queued-emails',
   'dispatch-queued-emails.before-automation-patch',

@@ -1,0 +1,169 @@
+import {
+  beginCampaignSending,
+  campaignProgress,
+  failCampaign,
+  findCampaignAudience,
+  findVerifiedDomainId,
+  finishCampaignSending,
+  queueCampaignBatch,
+  snapshotRecipients,
+  type SnapshotCounts,
+} from '../../db/sql/campaigns.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import type { Filter } from '../segments/filter/ast.pure.js';
+import type { SqlFragment } from '../segments/filter/compile-sql.pure.js';
+import { compileForProject } from '../segments/segments.service.js';
+import type { QueueNotifier } from '../shared/ports.js';
+import type { AudienceType, CampaignStatus } from './campaign-status.pure.js';
+
+// The steps of a campaign's send (temporal/workflows/campaign-send.workflow.ts), each safe to
+// repeat: the campaign's status and its rows say how far it came.
+
+/**
+ * The send begins (a scheduled one at its time): SCHEDULED becomes SENDING. Answers the sending
+ * domain when it may go on; a campaign cancelled meanwhile (or gone) answers its status only, and
+ * one whose domain is no longer verified ends FAILED.
+ */
+export async function beginCampaignSend({
+  sql,
+  campaignId,
+}: {
+  sql: Sql;
+  campaignId: string;
+}): Promise<{ status: CampaignStatus | null; domainId?: string }> {
+  const campaign = await beginCampaignSending(sql, { campaignId });
+  if (!campaign || campaign.status !== 'SENDING') return { status: campaign?.status ?? null };
+  const domain = campaign.from_address.slice(campaign.from_address.lastIndexOf('@') + 1);
+  const domainId = await findVerifiedDomainId(sql, { projectId: campaign.project_id, domain });
+  if (!domainId) {
+    await failCampaign(sql, {
+      campaignId,
+      error: `${domain} is no longer a verified domain of this project`,
+    });
+    return { status: 'FAILED' };
+  }
+  return { status: 'SENDING', domainId };
+}
+
+/** The audience as SQL over `contacts c`; undefined for every contact. */
+async function audienceOf(
+  sql: Sql,
+  {
+    projectId,
+    audienceType,
+    segmentId,
+    filter,
+  }: {
+    projectId: string;
+    audienceType: AudienceType;
+    segmentId: string | null;
+    filter: Filter | null;
+  },
+): Promise<SqlFragment | undefined> {
+  if (audienceType === 'ALL') return undefined;
+  const audience: Filter =
+    audienceType === 'SEGMENT'
+      ? { operator: 'AND', conditions: [{ field: `segment.${segmentId}`, operator: 'memberOf' }] }
+      : (filter as Filter);
+  return compileForProject(sql, { projectId, filter: audience });
+}
+
+/**
+ * Freezes the audience into recipient rows, once (see snapshotRecipients); undefined when the
+ * campaign is no longer SENDING.
+ */
+export async function snapshotCampaignAudience({
+  sql,
+  campaignId,
+}: {
+  sql: Sql;
+  campaignId: string;
+}): Promise<SnapshotCounts | undefined> {
+  const campaign = await findCampaignAudience(sql, { campaignId });
+  if (!campaign) return undefined;
+  const audience = await audienceOf(sql, {
+    projectId: campaign.project_id,
+    audienceType: campaign.audience_type,
+    segmentId: campaign.segment_id,
+    filter: campaign.audience_filter,
+  });
+  return snapshotRecipients(sql, { campaignId, projectId: campaign.project_id, audience });
+}
+
+/**
+ * Queues the recipients' emails batch by batch (each batch one statement, see
+ * queueCampaignBatch) and wakes the delivery lanes after each, until none is left or the campaign
+ * stops SENDING. Answers how many it queued in this call.
+ */
+export async function queueCampaignEmails({
+  sql,
+  notifier,
+  campaignId,
+  domainId,
+  deliveryQueue,
+  batchSize,
+  progress,
+}: {
+  sql: Sql;
+  notifier: QueueNotifier;
+  campaignId: string;
+  domainId: string;
+  deliveryQueue: string;
+  batchSize: number;
+  progress?: (queued: number) => void;
+}): Promise<{ queued: number }> {
+  let queued = 0;
+  for (;;) {
+    const batch = await queueCampaignBatch(sql, {
+      campaignId,
+      domainId,
+      deliveryQueue,
+      limit: batchSize,
+    });
+    if (batch.queued > 0) notifier.queued(deliveryQueue);
+    queued += batch.queued;
+    progress?.(queued);
+    if (batch.taken === 0) return { queued };
+  }
+}
+
+/**
+ * Watches the send until nothing is left to queue or deliver (`done`), the campaign stops
+ * SENDING (cancelled), or `forMs` passes (`done: false`, so the run can continue as new).
+ */
+export async function watchCampaignSend({
+  sql,
+  campaignId,
+  forMs,
+  pollMs,
+  progress,
+  signal,
+}: {
+  sql: Sql;
+  campaignId: string;
+  forMs: number;
+  pollMs: number;
+  progress?: (state: { pending: number; queued: number }) => void;
+  signal?: AbortSignal;
+}): Promise<{ status: CampaignStatus | null; done: boolean }> {
+  const until = Date.now() + forMs;
+  for (;;) {
+    const state = await campaignProgress(sql, { campaignId });
+    progress?.(state);
+    if (state.status !== 'SENDING') return { status: state.status, done: false };
+    if (state.pending === 0 && state.queued === 0) return { status: 'SENDING', done: true };
+    if (Date.now() >= until || signal?.aborted) return { status: 'SENDING', done: false };
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** SENDING becomes SENT; answers the status the campaign ends in. */
+export async function finishCampaignSend({
+  sql,
+  campaignId,
+}: {
+  sql: Sql;
+  campaignId: string;
+}): Promise<CampaignStatus | null> {
+  return finishCampaignSending(sql, { campaignId });
+}

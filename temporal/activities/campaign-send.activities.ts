@@ -1,0 +1,105 @@
+import { Context } from '@temporalio/activity';
+import type { SnapshotCounts } from '../../db/sql/campaigns.sql.js';
+import {
+  beginCampaignSend,
+  finishCampaignSend,
+  queueCampaignEmails,
+  snapshotCampaignAudience,
+  watchCampaignSend,
+} from '../../domain/campaigns/campaign-send.service.js';
+import type { CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
+import type { Sql } from '../../db/sql/sql.js';
+import type { QueueNotifier } from '../../domain/shared/ports.js';
+
+/** Beats every 2 s while `work` runs, with the latest details; stops with it. */
+async function heartbeating<T>(work: (note: (details: unknown) => void) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  let details: unknown;
+  const beat = setInterval(() => context.heartbeat(details), 2000);
+  try {
+    return await work((d) => {
+      details = d;
+    });
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** The steps of a campaign's send: thin wrappers over domain/campaigns (see campaign-send.workflow.ts). */
+export function createCampaignSendActivities({
+  sql,
+  emailNotifier,
+  deliveryQueue,
+  batchSize,
+  watchPollMs,
+}: {
+  sql: Sql;
+  emailNotifier: QueueNotifier;
+  /** The queue whose delivery lanes take the campaign's mail (this worker's). */
+  deliveryQueue: string;
+  /** Recipients queued per statement. */
+  batchSize: number;
+  watchPollMs: number;
+}) {
+  return {
+    async beginCampaignSend({
+      campaignId,
+    }: {
+      campaignId: string;
+    }): Promise<{ status: CampaignStatus | null; domainId?: string }> {
+      return beginCampaignSend({ sql, campaignId });
+    },
+    async snapshotCampaignAudience({
+      campaignId,
+    }: {
+      campaignId: string;
+    }): Promise<SnapshotCounts | null> {
+      return (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId }))) ?? null;
+    },
+    async queueCampaignEmails({
+      campaignId,
+      domainId,
+    }: {
+      campaignId: string;
+      domainId: string;
+    }): Promise<{ queued: number }> {
+      return heartbeating((note) =>
+        queueCampaignEmails({
+          sql,
+          notifier: emailNotifier,
+          campaignId,
+          domainId,
+          deliveryQueue,
+          batchSize,
+          progress: (queued) => note({ queued }),
+        }),
+      );
+    },
+    async watchCampaignSend({
+      campaignId,
+      forSeconds,
+    }: {
+      campaignId: string;
+      forSeconds: number;
+    }): Promise<{ status: CampaignStatus | null; done: boolean }> {
+      const context = Context.current();
+      return heartbeating((note) =>
+        watchCampaignSend({
+          sql,
+          campaignId,
+          forMs: forSeconds * 1000,
+          pollMs: watchPollMs,
+          progress: note,
+          signal: context.cancellationSignal,
+        }),
+      );
+    },
+    async finishCampaignSend({
+      campaignId,
+    }: {
+      campaignId: string;
+    }): Promise<CampaignStatus | null> {
+      return finishCampaignSend({ sql, campaignId });
+    },
+  };
+}
