@@ -10,6 +10,7 @@ import {
   type SnapshotCounts,
 } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { senderHost } from '../domains/sender-domain.pure.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
 import type { SqlFragment } from '../segments/filter/compile-sql.pure.js';
 import { compileForProject } from '../segments/segments.service.js';
@@ -33,7 +34,7 @@ export async function beginCampaignSend({
 }): Promise<{ status: CampaignStatus | null; domainId?: string }> {
   const campaign = await beginCampaignSending(sql, { campaignId });
   if (!campaign || campaign.status !== 'SENDING') return { status: campaign?.status ?? null };
-  const domain = campaign.from_address.slice(campaign.from_address.lastIndexOf('@') + 1);
+  const domain = senderHost(campaign.from_address);
   const domainId = await findVerifiedDomainId(sql, { projectId: campaign.project_id, domain });
   if (!domainId) {
     await failCampaign(sql, {

@@ -15,6 +15,7 @@ import {
   type CampaignRow,
 } from '../../db/sql/campaigns.sql.js';
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
+import { senderHost, unverifiedSenderProblem } from '../domains/sender-domain.pure.js';
 import { findSegment } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
@@ -111,8 +112,6 @@ export interface CampaignInput {
   filterField: string;
 }
 
-const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1);
-
 /**
  * Checks a campaign's input against the project and settles its content: the template fills
  * what the body leaves out; `from` must be on a verified domain; the audience's segment (and any
@@ -152,13 +151,9 @@ async function settleContent({
     }
   }
   if (from !== undefined) {
-    const domain = domainOf(from).toLowerCase();
-    if (!verifiedDomains.some((d) => d.domain.toLowerCase() === domain)) {
-      errors.push({
-        field: 'from',
-        message: `${domain} is not a verified domain of this project`,
-        code: 'unverified_domain',
-      });
+    const host = senderHost(from);
+    if (!verifiedDomains.some((d) => d.domain.toLowerCase() === host)) {
+      errors.push(unverifiedSenderProblem(from));
     }
   }
   if (subject !== undefined) errors.push(...templateProblems(subject, 'subject'));
@@ -391,7 +386,7 @@ async function requireSendingDomain(
   projectId: string,
   campaign: CampaignRow,
 ): Promise<string> {
-  const domain = domainOf(campaign.from_address);
+  const domain = senderHost(campaign.from_address);
   const domainId = await findVerifiedDomainId(sql, { projectId, domain });
   if (!domainId) {
     throw validationError({
