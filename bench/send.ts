@@ -3,16 +3,11 @@
 // local SMTP sink, next to a floor measured in the same run: nodemailer with the same pooled
 // transport sending the same rendered, DKIM-signed messages directly. Settings: BENCH_EMAILS
 // (5000 per round), BENCH_CONNECTIONS (20), BENCH_ROUNDS (3).
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { findDeliverableEmails } from '../db/sql/email-delivery.sql.js';
-import { createSql, createSqlPool } from '../db/sql/sql.js';
-import { composeMessage } from '../domain/sending/deliver.service.js';
-import type { OutgoingMessage } from '../domain/shared/ports.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
+import { composeFloorMessages, sendThroughPool, verifiedBenchDomain } from './lib/sending.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 5000);
@@ -63,17 +58,7 @@ try {
   const pids = { api: stack.apiPid, worker: worker.child.pid as number };
   const project = await benchProject(stack.apiUrl);
   const auth = { authorization: `Bearer ${project.secretKey}` };
-  const domain = `bench-${randomUUID().slice(0, 8)}.example.test`;
-  const added = await json(`${stack.apiUrl}/domains`, {
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ domain }),
-  });
-  for (const record of added.body.records as { name: string; value: string }[])
-    dns.publishTxt(record.name, record.value);
-  const verified = await json(`${stack.apiUrl}/domains/${added.body.id}/verify`, { headers: auth });
-  if (verified.body.status !== 'VERIFIED')
-    throw new Error(`domain not verified: ${JSON.stringify(verified.body)}`);
+  const domain = await verifiedBenchDomain(stack, dns, auth);
   const template = await json(`${stack.apiUrl}/templates`, {
     method: 'POST',
     headers: auth,
@@ -131,36 +116,17 @@ try {
     const deliveredIn = performance.now() - started;
     const oursCpu = cpuDelta(cpuBefore, await cpuSnapshot(pids));
 
-    const pool = createSqlPool({ url: stack.databaseUrl, max: 2 });
-    const rows = await findDeliverableEmails(createSql(pool), {
+    const messages = await composeFloorMessages(stack, {
       projectId: project.id,
       toPrefix: `buyer-${r}-`,
     });
-    const messages: OutgoingMessage[] = [];
-    for (const row of rows) {
-      const composed = await composeMessage({
-        sql: createSql(pool),
-        row,
-        encryptionKey: stack.env.ENCRYPTION_KEY as string,
-        publicUrl: stack.apiUrl,
-      });
-      if ('failed' in composed) throw new Error(composed.failed);
-      messages.push(composed.message);
-    }
-    await pool.end();
-    const transport = nodemailer.createTransport({
-      pool: true,
-      maxConnections: 5,
-      url: stack.smtpUrl,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
     received = 0;
     const floorCpuBefore = await cpuSnapshot(pids);
     const floorStarted = performance.now();
-    await Promise.all(messages.map((message) => transport.sendMail(message)));
+    await sendThroughPool(stack.smtpUrl, messages, 5);
     await waitForReceived(EMAILS);
     const floorIn = performance.now() - floorStarted;
     const floorCpu = cpuDelta(floorCpuBefore, await cpuSnapshot(pids));
-    transport.close();
     return {
       acceptP50: accept.latency.p50,
       acceptP99: accept.latency.p99,

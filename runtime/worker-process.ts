@@ -113,6 +113,7 @@ export async function startWorker({
       wakeups,
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
+      sendRatePerSecond: config.sendRatePerSecond,
       segmentComputeBatchSize: config.segmentComputeBatchSize,
       campaignBatchSize: config.campaignBatchSize,
       emailNotifier,

@@ -82,15 +82,25 @@ export class Migration20261125100000_campaigns extends Migration {
     this.addSql(
       `create index "emails_campaign_queued_index" on "emails" ("campaign_id") where "status" = 'QUEUED' and "campaign_id" is not null;`,
     );
-    // Lanes take mail that is not a campaign's first, so a campaign never starves transactional
-    // mail queued behind it.
+    // Lanes find the projects with mail waiting in their queue (a skip scan over project_id),
+    // then take each project's share, mail that is not a campaign's first, so a campaign never
+    // starves transactional mail queued behind it.
     this.addSql(`drop index if exists "emails_deliverable_index";`);
     this.addSql(
-      `create index "emails_deliverable_index" on "emails" ("delivery_queue", ("campaign_id" is not null), "created_at") where "status" = 'QUEUED' and "workflow_started_at" is null;`,
+      `create index "emails_deliverable_index" on "emails" ("delivery_queue", "project_id", ("campaign_id" is not null), "created_at") where "status" = 'QUEUED' and "workflow_started_at" is null;`,
     );
+    // The per-project send throttle (SEND_RATE_PER_SECOND): the theoretical arrival time of the
+    // project's next email (GCRA). A lane holds the row while it claims, so two lanes never spend
+    // the same allowance.
+    this.addSql(`create table "project_send_pace" (
+      "project_id" uuid not null,
+      "tat" timestamptz not null,
+      constraint "project_send_pace_pkey" primary key ("project_id"),
+      constraint "project_send_pace_project_id_foreign" foreign key ("project_id") references "projects" ("id") on delete cascade);`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "project_send_pace";`);
     this.addSql(`drop index if exists "emails_deliverable_index";`);
     this.addSql(
       `create index "emails_deliverable_index" on "emails" ("delivery_queue", "created_at") where "status" = 'QUEUED' and "workflow_started_at" is null;`,

@@ -185,14 +185,20 @@ export async function markCampaignSent(
   return row;
 }
 
-/** The project's verified domain named `domain`, if it has one. */
-export async function findVerifiedDomainId(
+/**
+ * The verified domain of the project that mail from `host` is sent on: the host itself or a
+ * parent of it, the most specific when several match (as matchSenderDomain decides for /v1/send).
+ */
+export async function findSenderDomainId(
   sql: Sql,
-  { projectId, domain }: { projectId: string; domain: string },
+  { projectId, host }: { projectId: string; host: string },
 ): Promise<string | undefined> {
   const [row] = await sql.query<{ id: string }>(
-    `SELECT id FROM domains WHERE project_id = $1 AND lower(domain) = lower($2) AND status = 'VERIFIED'`,
-    [projectId, domain],
+    `SELECT id FROM domains
+      WHERE project_id = $1 AND status = 'VERIFIED'
+        AND (lower(domain) = lower($2) OR right(lower($2), length(domain) + 1) = '.' || lower(domain))
+      ORDER BY length(domain) DESC LIMIT 1`,
+    [projectId, host],
   );
   return row?.id;
 }

@@ -26,25 +26,40 @@ export interface DeliverableEmail {
   dkim_private_key: string | null;
 }
 
+/** The DeliverableEmail rows of the `emails` rows that the relation `from` holds. */
+function deliverableFrom(from: string): string {
+  return `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address,
+         e.to_name, e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers,
+         e.variables, e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
+         e.tracking AND coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
+    FROM ${from} e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
+   ORDER BY e.created_at`;
+}
+
 /**
  * DeliverableEmail rows for the emails that `picked` (a statement returning `emails` rows, such
  * as a claiming UPDATE) answers, in one round trip.
  */
 function deliverableEmails(picked: string): string {
-  return `WITH picked AS (${picked})
-  SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address, e.to_name,
-         e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers, e.variables,
-         e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
-         e.tracking AND coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
-    FROM picked e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
-   ORDER BY e.created_at`;
+  return `WITH picked AS (${picked}) ${deliverableFrom('picked')}`;
+}
+
+/** A queue's claim: the emails a lane may deliver now, or how long until a throttled one may go. */
+export interface EmailClaim {
+  emails: DeliverableEmail[];
+  /** With no email claimed, milliseconds until a project waiting on its throttle may send again. */
+  throttledForMs: number | null;
 }
 
 /**
- * Claims up to `limit` deliverable emails of a queue, oldest first (mail that is not a campaign's
- * before a campaign's, so a big campaign never holds transactional mail back), under a lease of
- * `leaseSeconds`. Rows other lanes hold are skipped; rows this lane's `token` already holds (a
- * retried attempt of the same lane after its worker died) are taken back at once.
+ * Claims up to `limit` deliverable emails of a queue under a lease of `leaseSeconds`, no project
+ * more than its send throttle allows (`ratePerSecond`, with a burst of one second's worth:
+ * GCRA over `project_send_pace`, whose `tat` is when the project's next email is due). Within a project, mail that is not a campaign's goes first, so
+ * a big campaign never holds transactional mail back; then oldest first. Rows other lanes hold
+ * are skipped; rows this lane's `token` already holds (a retried attempt of the same lane after
+ * its worker died) are taken back at once. One transaction: the projects with mail waiting are
+ * found by a skip scan of the deliverable index, their pace rows locked (in id order, so lanes
+ * never deadlock) and their allowance spent with the claim.
  */
 export async function claimQueuedEmails(
   sql: Sql,
@@ -53,21 +68,73 @@ export async function claimQueuedEmails(
     token,
     limit,
     leaseSeconds,
-  }: { queue: string; token: string; limit: number; leaseSeconds: number },
-): Promise<DeliverableEmail[]> {
-  return sql.query<DeliverableEmail>(
-    deliverableEmails(`
-      UPDATE emails SET claimed_by = $2, claimed_until = now() + make_interval(secs => $4)
-       WHERE id IN (
-         SELECT id FROM emails
-          WHERE delivery_queue = $1 AND status = 'QUEUED' AND workflow_started_at IS NULL
-            AND (claimed_until IS NULL OR claimed_until < now() OR claimed_by = $2)
-          ORDER BY (campaign_id IS NOT NULL), created_at LIMIT $3
-          FOR UPDATE SKIP LOCKED)
-      RETURNING *`),
-    [queue, token, limit, leaseSeconds],
-    'claim-emails',
-  );
+    ratePerSecond,
+  }: { queue: string; token: string; limit: number; leaseSeconds: number; ratePerSecond: number },
+): Promise<EmailClaim> {
+  return sql.transaction(async (tx) => {
+    const paces = await tx.query<{ project_id: string; allowance: number; wait_ms: number }>(
+      `WITH RECURSIVE waiting AS (
+         (SELECT project_id FROM emails
+           WHERE delivery_queue = $1 AND status = 'QUEUED' AND workflow_started_at IS NULL
+           ORDER BY project_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT e.project_id FROM emails e
+                  WHERE e.delivery_queue = $1 AND e.status = 'QUEUED'
+                    AND e.workflow_started_at IS NULL AND e.project_id > w.project_id
+                  ORDER BY e.project_id LIMIT 1)
+           FROM waiting w WHERE w.project_id IS NOT NULL)
+       INSERT INTO project_send_pace AS p (project_id, tat)
+       SELECT project_id, now() FROM waiting WHERE project_id IS NOT NULL ORDER BY project_id
+       ON CONFLICT (project_id) DO UPDATE SET tat = p.tat
+       RETURNING p.project_id,
+         least($2::int, floor(extract(epoch FROM now() + make_interval(secs => $4::float8)
+                                              - greatest(p.tat, now())) * $3::float8))::int AS allowance,
+         ceil(extract(epoch FROM greatest(p.tat, now()) + make_interval(secs => 1 / $3::float8)
+                                 - make_interval(secs => $4::float8) - now()) * 1000)::int AS wait_ms`,
+      // The burst: a second's worth of mail, and at least one email at rates below one a second.
+      [queue, limit, ratePerSecond, Math.max(1, 1 / ratePerSecond)],
+      'claim-emails-pace',
+    );
+    const open = paces.filter((pace) => pace.allowance > 0);
+    if (open.length === 0) {
+      const waits = paces.map((pace) => Math.max(1, pace.wait_ms));
+      return { emails: [], throttledForMs: waits.length > 0 ? Math.min(...waits) : null };
+    }
+    const emails = await tx.query<DeliverableEmail>(
+      `WITH allowed AS (
+         SELECT * FROM unnest($5::uuid[], $6::int[]) AS a(project_id, allowance)),
+       candidates AS (
+         SELECT e.id, e.campaign_id, e.created_at FROM allowed a CROSS JOIN LATERAL (
+           SELECT id, campaign_id, created_at FROM emails e
+            WHERE e.delivery_queue = $1 AND e.project_id = a.project_id AND e.status = 'QUEUED'
+              AND e.workflow_started_at IS NULL
+              AND (e.claimed_until IS NULL OR e.claimed_until < now() OR e.claimed_by = $2)
+            ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT a.allowance
+            FOR UPDATE SKIP LOCKED) e
+         ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT $3),
+       claimed AS (
+         UPDATE emails SET claimed_by = $2, claimed_until = now() + make_interval(secs => $4)
+          WHERE id IN (SELECT id FROM candidates)
+         RETURNING *),
+       paced AS (
+         UPDATE project_send_pace p
+            SET tat = greatest(p.tat, now()) + make_interval(secs => c.n / $7::float8)
+           FROM (SELECT project_id, count(*) AS n FROM claimed GROUP BY project_id) c
+          WHERE p.project_id = c.project_id)
+       ${deliverableFrom('claimed')}`,
+      [
+        queue,
+        token,
+        limit,
+        leaseSeconds,
+        open.map((pace) => pace.project_id),
+        open.map((pace) => pace.allowance),
+        ratePerSecond,
+      ],
+      'claim-emails',
+    );
+    return { emails, throttledForMs: null };
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import {
   campaignProgress,
   failCampaign,
   findCampaignAudience,
-  findVerifiedDomainId,
+  findSenderDomainId,
   finishCampaignSending,
   queueCampaignBatch,
   snapshotRecipients,
@@ -35,7 +35,7 @@ export async function beginCampaignSend({
   const campaign = await beginCampaignSending(sql, { campaignId });
   if (!campaign || campaign.status !== 'SENDING') return { status: campaign?.status ?? null };
   const domain = senderHost(campaign.from_address);
-  const domainId = await findVerifiedDomainId(sql, { projectId: campaign.project_id, domain });
+  const domainId = await findSenderDomainId(sql, { projectId: campaign.project_id, host: domain });
   if (!domainId) {
     await failCampaign(sql, {
       campaignId,

@@ -5,7 +5,7 @@ import {
   countCampaigns,
   deleteIdleCampaign,
   findCampaign,
-  findVerifiedDomainId,
+  findSenderDomainId,
   insertCampaign,
   listCampaignRows,
   markCampaignSent,
@@ -15,7 +15,11 @@ import {
   type CampaignRow,
 } from '../../db/sql/campaigns.sql.js';
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
-import { senderHost, unverifiedSenderProblem } from '../domains/sender-domain.pure.js';
+import {
+  matchSenderDomain,
+  senderHost,
+  unverifiedSenderProblem,
+} from '../domains/sender-domain.pure.js';
 import { findSegment } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
@@ -151,10 +155,7 @@ async function settleContent({
     }
   }
   if (from !== undefined) {
-    const host = senderHost(from);
-    if (!verifiedDomains.some((d) => d.domain.toLowerCase() === host)) {
-      errors.push(unverifiedSenderProblem(from));
-    }
+    if (!matchSenderDomain(verifiedDomains, from)) errors.push(unverifiedSenderProblem(from));
   }
   if (subject !== undefined) errors.push(...templateProblems(subject, 'subject'));
   if (body !== undefined) errors.push(...templateProblems(body, 'body'));
@@ -387,7 +388,7 @@ async function requireSendingDomain(
   campaign: CampaignRow,
 ): Promise<string> {
   const domain = senderHost(campaign.from_address);
-  const domainId = await findVerifiedDomainId(sql, { projectId, domain });
+  const domainId = await findSenderDomainId(sql, { projectId, host: domain });
   if (!domainId) {
     throw validationError({
       field: 'from',

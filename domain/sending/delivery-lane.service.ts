@@ -54,8 +54,9 @@ async function handOff({
 
 /**
  * One delivery lane: until `runForMs` passes or `signal` aborts, claims batches of queued
- * emails and delivers each through a free delivery slot, committing SENT the moment the server
- * accepts. With nothing queued it sleeps until the queue's wake-up (or `idlePollMs`). Leases of
+ * emails (no project beyond its send throttle) and delivers each through a free delivery slot,
+ * committing SENT the moment the server accepts. With nothing to take it sleeps until the queue's
+ * wake-up, a throttled project's next turn or `idlePollMs`. Leases of
  * emails in hand are renewed while the lane lives; a lane that dies leaves them to expire, or to
  * its retried attempt, which carries the same token. Emails it claimed and never began are
  * released when it stops.
@@ -72,6 +73,7 @@ export async function runDeliveryLane({
   signal,
   encryptionKey,
   publicUrl,
+  ratePerSecond,
   batchSize = 50,
   leaseSeconds = 30,
   idlePollMs = 2000,
@@ -87,6 +89,8 @@ export async function runDeliveryLane({
   signal: AbortSignal;
   encryptionKey: string;
   publicUrl: string;
+  /** Each project's send throttle (SEND_RATE_PER_SECOND), shared by every lane of the install. */
+  ratePerSecond: number;
   batchSize?: number;
   leaseSeconds?: number;
   idlePollMs?: number;
@@ -124,9 +128,17 @@ export async function runDeliveryLane({
   try {
     while (!signal.aborted && Date.now() < until) {
       const seen = wakeups.generation();
-      const batch = await claimQueuedEmails(sql, { queue, token, limit: batchSize, leaseSeconds });
+      const { emails: batch, throttledForMs } = await claimQueuedEmails(sql, {
+        queue,
+        token,
+        limit: batchSize,
+        leaseSeconds,
+        ratePerSecond,
+      });
       if (batch.length === 0) {
-        await wakeups.waitForChange(seen, Math.min(idlePollMs, until - Date.now()), signal);
+        // Mail that waits on its project's throttle is due at a known moment; new mail wakes us.
+        const idle = Math.min(throttledForMs ?? idlePollMs, idlePollMs, until - Date.now());
+        await wakeups.waitForChange(seen, Math.max(0, idle), signal);
         continue;
       }
       for (const row of batch) held.add(row.id);

@@ -21,6 +21,7 @@ export function createEmailDeliveryActivities({
   delivery,
   encryptionKey,
   publicUrl,
+  sendRatePerSecond,
 }: {
   sql: Sql;
   mailer: Mailer;
@@ -30,6 +31,7 @@ export function createEmailDeliveryActivities({
   delivery: EmailDeliverySettings;
   encryptionKey: string;
   publicUrl: string;
+  sendRatePerSecond: number;
 }) {
   return {
     /** One run of a delivery lane of the email-delivery workflow. */
@@ -52,6 +54,7 @@ export function createEmailDeliveryActivities({
           signal: context.cancellationSignal,
           encryptionKey,
           publicUrl,
+          ratePerSecond: sendRatePerSecond,
         });
       } finally {
         clearInterval(beat);

@@ -40,6 +40,8 @@ export interface ActivityDeps {
   /** The process's SMTP connections, shared by its lanes. */
   deliverySlots: DeliverySlots;
   emailDelivery: EmailDeliverySettings;
+  /** Each project's send throttle, applied by the delivery lanes. */
+  sendRatePerSecond: number;
   /** Contacts per transaction of a segment compute. */
   segmentComputeBatchSize: number;
   /** Wakes the delivery lanes of a queue (mail a workflow's SEND_EMAIL step queued). */
@@ -69,6 +71,7 @@ export function createActivities(deps: ActivityDeps) {
       delivery: deps.emailDelivery,
       encryptionKey: deps.encryptionKey,
       publicUrl: deps.publicUrl,
+      sendRatePerSecond: deps.sendRatePerSecond,
     }),
     ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
     ...createContactJobActivities({ sql: deps.sql, importBatchSize: deps.importBatchSize }),

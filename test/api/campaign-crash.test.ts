@@ -18,7 +18,12 @@ let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   // Two SMTP connections: the send takes longer but leaves the other file running beside it
   // (CI has 2 cores) its share of the machine.
-  ({ dns, stack, stop } = await startSendingStack({ SMTP_POOL_SIZE: '2' }));
+  // A send rate of the project's that the two connections never reach: this file tests crashes,
+  // send-throttle.test.ts the throttle.
+  ({ dns, stack, stop } = await startSendingStack({
+    SMTP_POOL_SIZE: '2',
+    SEND_RATE_PER_SECOND: '100000',
+  }));
 });
 afterAll(async () => {
   await stop?.();

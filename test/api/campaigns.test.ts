@@ -121,6 +121,8 @@ describe('campaign definitions', () => {
         },
         'from',
       ],
+      // A domain that merely ends like the verified one is not a subdomain of it.
+      [{ name: 'x', ...content(domain), from: `news@x${domain}`, audienceType: 'ALL' }, 'from'],
       [{ name: 'x', ...content(domain), audienceType: 'SEGMENT' }, 'segmentId'],
       [
         {
@@ -310,11 +312,13 @@ describe('sending a campaign', () => {
     });
   });
 
-  it('sends a test email: [TEST] subject, no tracking, not counted', async () => {
+  it('sends a test email: [TEST] subject, no tracking, not counted (from a subdomain)', async () => {
     const { sk, domain } = await campaignProject('test-send');
+    // A subdomain of a verified domain sends on it, as for /v1/send.
     const campaign = await createCampaign(stack.api, sk, {
       name: 'Test me',
       ...content(domain),
+      from: `news@mail.${domain}`,
       audienceType: 'ALL',
     });
     const to = `tester-${Date.now()}@example.com`;
@@ -326,6 +330,7 @@ describe('sending a campaign', () => {
     expect(res.body.data).toMatchObject({ email: to, status: 'QUEUED' });
     const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
     expect(mail.parsed.subject).toBe('[TEST] News for you');
+    expect(mail.parsed.from?.address).toBe(`news@mail.${domain}`);
     expect(mail.parsed.html).toContain('href="https://example.com/offer"');
     expect(mail.parsed.html).not.toContain('/t/o/');
     expect(await campaignStats(stack.api, sk, campaign.id)).toMatchObject({

@@ -71,6 +71,7 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
         queue,
         token: 'test-lane',
         runForMs: 500,
+        ratePerSecond: 1000,
         signal: new AbortController().signal,
         encryptionKey: stack.env.ENCRYPTION_KEY as string,
         publicUrl: stack.env.PUBLIC_URL as string,
@@ -100,8 +101,9 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
         token: 'test-lane',
         limit: 50,
         leaseSeconds: 30,
+        ratePerSecond: 1000,
       });
-      expect(again.map((e) => e.id)).not.toContain(emailId);
+      expect(again.emails.map((e) => e.id)).not.toContain(emailId);
       expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(0);
     } finally {
       stack.smtp.setResponder(undefined);

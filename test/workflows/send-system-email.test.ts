@@ -76,6 +76,7 @@ async function runWorker<T>(
         wakeups,
         deliverySlots: pLimit(1),
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
+        sendRatePerSecond: 50,
         segmentComputeBatchSize: 1000,
         campaignBatchSize: 1000,
         emailNotifier: { queued: () => undefined },
