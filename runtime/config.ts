@@ -63,6 +63,9 @@ const envSchema = z.object({
   SEGMENT_COMPUTE_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(10_000),
   // Recipients a campaign's send queues per statement (each batch commits on its own).
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(1000),
+  // How long one watch of a sending campaign runs; its run continues as new once its history
+  // holds 2,000 events (about 330 watches: 55 hours at the default).
+  CAMPAIGN_WATCH_SECONDS: z.coerce.number().min(0.01).max(3600).default(600),
   // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
   EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
   EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
@@ -118,6 +121,7 @@ export interface Config {
   segmentRecomputeInterval: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
+  campaignWatchSeconds: number;
   emailDelivery: { lanes: number; laneSeconds: number };
   automationDispatch: { lanes: number; laneSeconds: number };
   smtpPoolSize: number;
@@ -212,6 +216,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,
+    campaignWatchSeconds: env.CAMPAIGN_WATCH_SECONDS,
     emailDelivery: {
       lanes: env.EMAIL_DELIVERY_LANES,
       laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,

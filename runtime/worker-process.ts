@@ -116,6 +116,7 @@ export async function startWorker({
       sendRatePerSecond: config.sendRatePerSecond,
       segmentComputeBatchSize: config.segmentComputeBatchSize,
       campaignBatchSize: config.campaignBatchSize,
+      campaignWatchSeconds: config.campaignWatchSeconds,
       emailNotifier,
       dispatchWakeups,
       automationDispatch,

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import {
   runDispatchLane,
@@ -9,6 +8,7 @@ import type {
   QueueWakeups,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
+import { heartbeating } from './heartbeating.js';
 
 export function createAutomationDispatchActivities({
   sql,
@@ -28,24 +28,17 @@ export function createAutomationDispatchActivities({
     }: {
       runForSeconds: number;
     }): Promise<DispatchReport> {
-      const context = Context.current();
-      let last: DispatchReport | undefined;
-      const beat = setInterval(() => context.heartbeat(last), 2000);
-      try {
-        return await runDispatchLane({
+      return heartbeating((note, context) =>
+        runDispatchLane({
           sql,
           engine,
           wakeups,
           queue: dispatch.queue,
           runForMs: runForSeconds * 1000,
           signal: context.cancellationSignal,
-          onProgress: (report) => {
-            last = report;
-          },
-        });
-      } finally {
-        clearInterval(beat);
-      }
+          onProgress: note,
+        }),
+      );
     },
     /**
      * Run by the `email-dispatch` schedule: makes sure the queue's automation dispatch loop runs

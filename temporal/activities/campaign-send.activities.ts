@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { SnapshotCounts } from '../../db/sql/campaigns.sql.js';
 import {
   beginCampaignSend,
@@ -10,20 +9,7 @@ import {
 import type { CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { QueueNotifier } from '../../domain/shared/ports.js';
-
-/** Beats every 2 s while `work` runs, with the latest details; stops with it. */
-async function heartbeating<T>(work: (note: (details: unknown) => void) => Promise<T>): Promise<T> {
-  const context = Context.current();
-  let details: unknown;
-  const beat = setInterval(() => context.heartbeat(details), 2000);
-  try {
-    return await work((d) => {
-      details = d;
-    });
-  } finally {
-    clearInterval(beat);
-  }
-}
+import { heartbeating } from './heartbeating.js';
 
 /** The steps of a campaign's send: thin wrappers over domain/campaigns (see campaign-send.workflow.ts). */
 export function createCampaignSendActivities({
@@ -31,6 +17,7 @@ export function createCampaignSendActivities({
   emailNotifier,
   deliveryQueue,
   batchSize,
+  watchSeconds,
   watchPollMs,
 }: {
   sql: Sql;
@@ -39,6 +26,8 @@ export function createCampaignSendActivities({
   deliveryQueue: string;
   /** Recipients queued per statement. */
   batchSize: number;
+  /** The longest a watch runs, whatever the workflow asks (CAMPAIGN_WATCH_SECONDS). */
+  watchSeconds: number;
   watchPollMs: number;
 }) {
   return {
@@ -82,13 +71,13 @@ export function createCampaignSendActivities({
       campaignId: string;
       forSeconds: number;
     }): Promise<{ status: CampaignStatus | null; done: boolean }> {
-      const context = Context.current();
-      return heartbeating((note) =>
+      const forMs = Math.min(forSeconds, watchSeconds) * 1000;
+      return heartbeating((note, context) =>
         watchCampaignSend({
           sql,
           campaignId,
-          forMs: forSeconds * 1000,
-          pollMs: watchPollMs,
+          forMs,
+          pollMs: Math.min(watchPollMs, forMs),
           progress: note,
           signal: context.cancellationSignal,
         }),

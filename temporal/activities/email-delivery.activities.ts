@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import {
   runDeliveryLane,
@@ -11,6 +10,7 @@ import type {
   QueueWakeups,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
+import { heartbeating } from './heartbeating.js';
 
 export function createEmailDeliveryActivities({
   sql,
@@ -36,13 +36,11 @@ export function createEmailDeliveryActivities({
   return {
     /** One run of a delivery lane of the email-delivery workflow. */
     async deliverQueuedEmails({ runForSeconds }: { runForSeconds: number }): Promise<LaneReport> {
-      const context = Context.current();
-      const { workflowExecution, activityId } = context.info;
-      // Stable across retries of this lane's activity: a retry takes back what its dead attempt held.
-      const token = `${workflowExecution?.workflowId}/${workflowExecution?.runId}/${activityId}`;
-      const beat = setInterval(() => context.heartbeat(), 2000);
-      try {
-        return await runDeliveryLane({
+      return heartbeating((_note, context) => {
+        const { workflowExecution, activityId } = context.info;
+        // Stable across retries of this lane's activity: a retry takes back what its dead attempt held.
+        const token = `${workflowExecution?.workflowId}/${workflowExecution?.runId}/${activityId}`;
+        return runDeliveryLane({
           sql,
           mailer,
           engine,
@@ -56,9 +54,7 @@ export function createEmailDeliveryActivities({
           publicUrl,
           ratePerSecond: sendRatePerSecond,
         });
-      } finally {
-        clearInterval(beat);
-      }
+      });
     },
     /**
      * Run by the `email-dispatch` schedule: makes sure the queue's delivery loop runs (an operator

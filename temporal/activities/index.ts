@@ -52,6 +52,8 @@ export interface ActivityDeps {
   sendWebhook: WebhookSender;
   /** Recipients a campaign's send queues per statement. */
   campaignBatchSize: number;
+  /** The longest one watch of a sending campaign runs (the workflow asks for at most 600 s). */
+  campaignWatchSeconds: number;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -96,6 +98,7 @@ export function createActivities(deps: ActivityDeps) {
       emailNotifier: deps.emailNotifier,
       deliveryQueue: deps.emailDelivery.queue,
       batchSize: deps.campaignBatchSize,
+      watchSeconds: deps.campaignWatchSeconds,
       watchPollMs: 1000,
     }),
     ...createSystemEmailActivities({

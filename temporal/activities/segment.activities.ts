@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import {
   computeSegmentMembership,
@@ -9,6 +8,7 @@ import type {
   SegmentComputeResult,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
+import { heartbeating } from './heartbeating.js';
 
 export function createSegmentActivities({
   sql,
@@ -23,23 +23,15 @@ export function createSegmentActivities({
     async computeSegmentMembership(
       request: SegmentComputeRequest & { runId: string },
     ): Promise<SegmentComputeResult> {
-      const context = Context.current();
       // Beats while a batch runs, too; the details say how far the compute has come.
-      let after: string | undefined;
-      const beat = setInterval(() => context.heartbeat({ after }), 2000);
-      try {
-        return await computeSegmentMembership({
+      return heartbeating((note) =>
+        computeSegmentMembership({
           sql,
           ...request,
           batchSize,
-          progress: (state) => {
-            after = state.after;
-            context.heartbeat({ after });
-          },
-        });
-      } finally {
-        clearInterval(beat);
-      }
+          progress: (state) => note({ after: state.after }),
+        }),
+      );
     },
     async startTrackedSegmentComputes(): Promise<{ segments: number }> {
       return startTrackedSegmentComputes({ sql, engine });

@@ -1,7 +1,7 @@
-import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import { deliverEmail, failEmail } from '../../domain/sending/deliver.service.js';
 import type { Mailer } from '../../domain/shared/ports.js';
+import { heartbeating } from './heartbeating.js';
 
 export function createSendEmailActivities({
   sql,
@@ -17,13 +17,7 @@ export function createSendEmailActivities({
   return {
     async deliverEmail(emailId: string): Promise<string> {
       // Heartbeats while the SMTP transaction runs, so a killed worker is noticed in seconds.
-      const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), 2000);
-      try {
-        return await deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl });
-      } finally {
-        clearInterval(beat);
-      }
+      return heartbeating(() => deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl }));
     },
     async failEmail(emailId: string, error: string): Promise<void> {
       await failEmail({ sql, emailId, error });

@@ -11,6 +11,7 @@ const WORKFLOWS = [
   'automation-dispatch',
   'campaign-send.cancelled-while-scheduled',
   'campaign-send.cancelled-while-sending',
+  'campaign-send.continued-as-new',
   'campaign-send.sent',
   'contact-job',
   'dispatch-queued-emails',
