@@ -1,6 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
 import type { AccountSettings } from '../domain/accounts/accounts.service.js';
+import type { BillingDeps } from '../domain/billing/billing.service.js';
 import type { AutomationDeps } from '../domain/automation/executions.service.js';
 import type { CampaignDeps } from '../domain/campaigns/campaigns.service.js';
 import type { DomainSettings } from '../domain/domains/domains.service.js';
@@ -45,4 +46,5 @@ export interface AppDeps {
   uploads: UploadSettings;
   feedback: FeedbackSettings;
   features: InstallationFeatures;
+  billing: BillingDeps;
 }

@@ -74,6 +74,8 @@ try {
   if (created.status !== 201) throw new Error(`campaign: ${JSON.stringify(created.body)}`);
   const campaignId = created.body.data.id as string;
 
+  // The sign-up's own mail reached the sink already; count the campaign's alone.
+  received = 0;
   const cpuBefore = await cpuSnapshot(pids);
   const started = performance.now();
   const sent = await json(`${stack.apiUrl}/campaigns/${campaignId}/send`, {
@@ -94,6 +96,8 @@ try {
   await waitFor(() => received >= CONTACTS, `${CONTACTS} emails`);
   const oursCpu = cpuDelta(cpuBefore, await cpuSnapshot(pids));
   const deliveredIn = lastAt - started;
+  const firstIn = firstAt - started; // the floor below moves firstAt and lastAt on
+  const steadyRate = (CONTACTS - 1) / ((lastAt - firstAt) / 1000);
   await waitFor(async () => {
     const res = await json(`${stack.apiUrl}/campaigns/${campaignId}`, { headers: auth });
     return res.body.data.status === 'SENT';
@@ -119,7 +123,6 @@ try {
   const floorCpu = cpuDelta(floorCpuBefore, await cpuSnapshot(pids));
 
   const oursRate = CONTACTS / (deliveredIn / 1000);
-  const steadyRate = (CONTACTS - 1) / ((lastAt - firstAt) / 1000);
   const floorRate = messages.length / (floorIn / 1000);
   const perThousand = (cpu: Record<string, number>, emails: number) =>
     Object.fromEntries(
@@ -133,7 +136,7 @@ try {
   );
   row('send call answered (ms)', Math.round(answeredIn));
   row('audience snapshotted, from the send call (ms)', Math.round(snapshotIn));
-  row('first email at the SMTP server, from the call (ms)', Math.round(firstAt - started));
+  row('first email at the SMTP server, from the call (ms)', Math.round(firstIn));
   row('last email, from the call (s)', (deliveredIn / 1000).toFixed(1));
   row('ours: delivered emails/s (call to last email)', Math.round(oursRate));
   row('ours: delivered emails/s (first to last email)', Math.round(steadyRate));
@@ -147,7 +150,7 @@ try {
   log(
     `\ntargets: snapshot < 2000 ms, first email < 1000 ms, ratio >= 0.8; ` +
       `snapshot ${snapshotIn < 2000 ? 'met' : 'MISSED'}, first email ${
-        firstAt - started < 1000 ? 'met' : 'MISSED'
+        firstIn < 1000 ? 'met' : 'MISSED'
       }, ratio ${oursRate / floorRate >= 0.8 ? 'met' : 'MISSED'}`,
   );
 } finally {

@@ -10,6 +10,7 @@ import type {
   WorkflowEngine,
 } from '../domain/shared/ports.js';
 import type { Config } from './config.js';
+import { createStripePayments } from './stripe-payments.js';
 import type { Logger } from './logger.js';
 
 /** The one place where configuration becomes what each domain needs (see AppDeps). */
@@ -57,7 +58,12 @@ export function createAppDeps({
     },
     domains: { encryptionKey: secrets.ENCRYPTION_KEY, spfInclude: config.spfInclude, dns },
     // Mail accepted by this API is delivered by the workers of its task queue.
-    sending: { sql, deliveryQueue: config.temporal.taskQueue, queueNotifier },
+    sending: {
+      sql,
+      deliveryQueue: config.temporal.taskQueue,
+      queueNotifier,
+      billingOn: Boolean(config.stripe.secretKey),
+    },
     // Campaigns sent through this API are delivered by the workers of its task queue.
     campaigns: { sql, engine, deliveryQueue: config.temporal.taskQueue, queueNotifier },
     // Executions started through this API run on its task queue.
@@ -69,6 +75,13 @@ export function createAppDeps({
       webhookSecret: secrets.EMAIL_WEBHOOK_SECRET,
       snsUrlPattern: config.snsUrlPattern,
       fetchText,
+    },
+    billing: {
+      sql,
+      publicUrl,
+      payments: config.stripe.secretKey
+        ? createStripePayments({ ...config.stripe, secretKey: config.stripe.secretKey })
+        : undefined,
     },
     features: installationFeatures({
       signupsDisabled: config.disableSignups,

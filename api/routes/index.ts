@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.routes.js';
+import { billingRoutes } from './billing.routes.js';
 import { campaignRoutes } from './campaigns.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
@@ -27,6 +28,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...userRoutes(),
     ...projectRoutes(),
     ...memberRoutes(),
+    ...billingRoutes(),
     ...trackRoutes(),
     ...sendRoutes(),
     ...verifyRoutes(),

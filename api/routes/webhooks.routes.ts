@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { receivePaymentEvent } from '../../domain/billing/billing.service.js';
 import {
   BOUNCE_TYPES,
   FEEDBACK_TYPES,
@@ -64,6 +65,25 @@ export const webhookRoutes = () => [
         emailId: body.emailId,
         messageId: body.messageId,
         feedback,
+      });
+      return { received: true, applied };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhooks/incoming/stripe',
+    summary:
+      'Stripe events (signature checked on the raw body): checkout completion and subscription changes keep the plan; each event once',
+    tag: 'Webhooks',
+    auth: 'none',
+    response: z.object({ received: z.literal(true), applied: z.boolean() }),
+    handler: async ({ deps, ctx }) => {
+      // Unparsed: the signature covers the body's exact bytes.
+      const rawBody = await readRawText(ctx);
+      const { applied } = await receivePaymentEvent({
+        ...deps.billing,
+        rawBody,
+        signature: ctx.get('Stripe-Signature') || undefined,
       });
       return { received: true, applied };
     },

@@ -10,6 +10,7 @@ import { Migration20261121140000_email_delivery_queue } from './Migration2026112
 import { Migration20261123100000_segments } from './Migration20261123100000_segments.js';
 import { Migration20261124100000_automation } from './Migration20261124100000_automation.js';
 import { Migration20261125100000_campaigns } from './Migration20261125100000_campaigns.js';
+import { Migration20261126100000_billing } from './Migration20261126100000_billing.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -29,4 +30,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123100000_segments', class: Migration20261123100000_segments },
   { name: 'Migration20261124100000_automation', class: Migration20261124100000_automation },
   { name: 'Migration20261125100000_campaigns', class: Migration20261125100000_campaigns },
+  { name: 'Migration20261126100000_billing', class: Migration20261126100000_billing },
 ];

@@ -1,6 +1,7 @@
 import { insertAttachments } from '../../db/sql/attachments.sql.js';
 import { findSendContext, upsertContactAndQueueEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { chargeCap } from '../billing/billing.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { notFound, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -17,6 +18,8 @@ export interface SendDeps {
   /** The task queue whose workers deliver this API's mail. */
   deliveryQueue: string;
   queueNotifier: QueueNotifier;
+  /** Billing is on: the project's monthly caps apply. */
+  billingOn: boolean;
 }
 
 export interface SendResult {
@@ -36,17 +39,26 @@ export interface SendResult {
 function writeSend({
   sql,
   deliveryQueue,
+  billingOn,
   projectId,
   plan,
   idempotencyKey,
 }: {
   sql: Sql;
   deliveryQueue: string;
+  billingOn: boolean;
   projectId: string;
   plan: SendPlan;
   idempotencyKey?: string;
 }): Promise<SendResult['emails']> {
   return withIdempotencyKey({ sql, projectId, key: idempotencyKey, scope: 'send' }, async (tx) => {
+    await chargeCap({
+      tx,
+      billingOn,
+      projectId,
+      category: 'transactional',
+      count: plan.recipients.length,
+    });
     const attachments = plan.attachments.map((a) => ({
       id: newId(),
       filename: a.filename,
@@ -107,6 +119,7 @@ export async function sendEmails({
   sql,
   deliveryQueue,
   queueNotifier,
+  billingOn,
   projectId,
   input,
   idempotencyKey,
@@ -137,11 +150,12 @@ export async function sendEmails({
   if ('errors' in planned) throw validationError(planned.errors);
   const { plan } = planned;
 
-  // All recipients commit together (with the key claim and attachments) or not at all; one
-  // recipient with nothing else to write is a single statement, atomic by itself.
-  const single = plan.recipients.length === 1 && plan.attachments.length === 0 && !idempotencyKey;
+  // All recipients commit together (with the key claim, attachments and the cap's count) or not
+  // at all; one recipient with nothing else to write is a single statement, atomic by itself.
+  const single =
+    plan.recipients.length === 1 && plan.attachments.length === 0 && !idempotencyKey && !billingOn;
   const write = (outer: Sql) =>
-    writeSend({ sql: outer, deliveryQueue, projectId, plan, idempotencyKey });
+    writeSend({ sql: outer, deliveryQueue, billingOn, projectId, plan, idempotencyKey });
   const written = single ? await write(sql) : await sql.transaction(write);
   if (written.some((w) => w.status === 'QUEUED')) queueNotifier.queued(deliveryQueue);
   return { emails: written, timestamp: new Date().toISOString() };

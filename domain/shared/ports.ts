@@ -227,3 +227,43 @@ export interface WebhookResponse {
 export type WebhookSender = (request: WebhookRequest) => Promise<WebhookResponse>;
 
 export class WebhookRefusedError extends Error {}
+
+/** An invoice as the billing routes show it (amounts in the currency's smallest unit). */
+export interface BillingInvoice {
+  id: string;
+  number: string | null;
+  status: string | null;
+  amount: number;
+  currency: string;
+  periodStart: string;
+  periodEnd: string;
+  hostedUrl: string | null;
+}
+
+/** A payment-provider event whose signature was checked. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  /** The event's object (a checkout session, a subscription...). */
+  object: Record<string, unknown>;
+}
+
+/** The payment provider behind billing (Stripe). */
+export interface PaymentProvider {
+  /** Creates the project's customer; `idempotencyKey` makes a retried creation return the same one. */
+  createCustomer(input: {
+    projectId: string;
+    name: string;
+    idempotencyKey: string;
+  }): Promise<{ id: string }>;
+  createCheckoutSession(input: {
+    customerId: string;
+    projectId: string;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{ id: string; url: string }>;
+  createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  listInvoices(input: { customerId: string; limit: number }): Promise<BillingInvoice[]>;
+  /** The event in `rawBody` when `signature` signs it with the webhook secret, recently; else throws. */
+  verifyEvent(input: { rawBody: string; signature: string }): PaymentEvent;
+}

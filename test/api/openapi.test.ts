@@ -124,6 +124,13 @@ const IMPLEMENTED = [
   'GET /manage/{token}',
   'POST /webhooks/email',
   'POST /webhooks/ses',
+  'POST /webhooks/incoming/stripe',
+  'POST /users/@me/projects/{id}/checkout',
+  'POST /users/@me/projects/{id}/billing-portal',
+  'GET /users/@me/projects/{id}/billing-limits',
+  'PUT /users/@me/projects/{id}/billing-limits',
+  'GET /users/@me/projects/{id}/billing-consumption',
+  'GET /users/@me/projects/{id}/billing-invoices',
 ];
 
 describe('OpenAPI document and reference page', () => {

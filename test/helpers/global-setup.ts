@@ -5,6 +5,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../../db/orm.js';
 import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
+import { findOrBuildStripeMock, startStripeMock } from '../../runtime/embedded/stripe-mock.js';
 import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
 import { startTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
 import { workflowsPath } from '../../temporal/worker.js';
@@ -15,6 +16,8 @@ export interface SharedStack {
   temporalAddress: string;
   temporalCli: string;
   workflowBundlePath: string;
+  /** A stripe-mock server (STRIPE_API_BASE of the files that turn billing on). */
+  stripeApiBase: string;
 }
 
 declare module 'vitest' {
@@ -48,6 +51,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const temporal = await startTemporalDevServer({ cli: temporalCli, dataDir, headless: true, log });
   stops.push(temporal.stop);
 
+  const stripeMock = await startStripeMock({
+    binary: await findOrBuildStripeMock({ configured: process.env.STRIPE_MOCK, log }),
+    log,
+  });
+  stops.push(stripeMock.stop);
+
   // Bundled once here; every worker the tests start loads it instead of running webpack again.
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
   const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
@@ -59,6 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     temporalAddress: temporal.address,
     temporalCli,
     workflowBundlePath,
+    stripeApiBase: stripeMock.apiBase,
   });
 
   return async () => {

@@ -1,0 +1,213 @@
+import type { BillingCategory, BillingPlan } from '../../domain/billing/billing-vocabulary.pure.js';
+import type { Sql } from './sql.js';
+
+export interface ProjectBillingRow {
+  project_name: string;
+  stripe_customer_id: string | null;
+  plan: BillingPlan;
+  subscription_id: string | null;
+  subscription_status: string | null;
+}
+
+/** The project's billing; a project that never touched billing is FREE with no customer. */
+export async function findProjectBilling(
+  sql: Sql,
+  { projectId }: { projectId: string },
+): Promise<ProjectBillingRow> {
+  const [row] = await sql.query<ProjectBillingRow>(
+    `SELECT p.name AS project_name, b.stripe_customer_id, coalesce(b.plan, 'FREE') AS plan,
+            b.subscription_id, b.subscription_status
+       FROM projects p LEFT JOIN project_billing b ON b.project_id = p.id
+      WHERE p.id = $1`,
+    [projectId],
+  );
+  return row!;
+}
+
+/** Keeps the project's customer unless it has one already; answers the one it keeps. */
+export async function keepCustomerId(
+  sql: Sql,
+  { projectId, customerId }: { projectId: string; customerId: string },
+): Promise<string> {
+  const [row] = await sql.query<{ stripe_customer_id: string }>(
+    `INSERT INTO project_billing AS b (project_id, stripe_customer_id) VALUES ($1, $2)
+     ON CONFLICT (project_id) DO UPDATE
+        SET stripe_customer_id = coalesce(b.stripe_customer_id, excluded.stripe_customer_id),
+            updated_at = now()
+     RETURNING stripe_customer_id`,
+    [projectId, customerId],
+  );
+  return row!.stripe_customer_id;
+}
+
+/** The project whose customer is `customerId`, if any. */
+export async function findProjectOfCustomer(
+  sql: Sql,
+  { customerId }: { customerId: string },
+): Promise<string | undefined> {
+  const [row] = await sql.query<{ project_id: string }>(
+    'SELECT project_id FROM project_billing WHERE stripe_customer_id = $1',
+    [customerId],
+  );
+  return row?.project_id;
+}
+
+/**
+ * Records a Stripe event as applied; false when it was already (a redelivery), in which case
+ * the caller changes nothing. Meant to run in the transaction that applies it.
+ */
+export async function recordStripeEvent(
+  sql: Sql,
+  { id, type, projectId }: { id: string; type: string; projectId: string | null },
+): Promise<boolean> {
+  const rows = await sql.query(
+    `INSERT INTO stripe_events (id, type, project_id) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [id, type, projectId],
+  );
+  return rows.length === 1;
+}
+
+/** Sets the project's plan and subscription (the customer too, when the event names one). */
+export async function setSubscription(
+  sql: Sql,
+  {
+    projectId,
+    customerId,
+    plan,
+    subscriptionId,
+    status,
+  }: {
+    projectId: string;
+    customerId: string | null;
+    plan: BillingPlan;
+    subscriptionId: string | null;
+    status: string;
+  },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO project_billing AS b
+            (project_id, stripe_customer_id, plan, subscription_id, subscription_status)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (project_id) DO UPDATE
+        SET stripe_customer_id = coalesce(b.stripe_customer_id, excluded.stripe_customer_id),
+            plan = excluded.plan,
+            subscription_id = coalesce(excluded.subscription_id, b.subscription_id),
+            subscription_status = excluded.subscription_status, updated_at = now()`,
+    [projectId, customerId, plan, subscriptionId, status],
+  );
+}
+
+export async function listCaps(
+  sql: Sql,
+  { projectId }: { projectId: string },
+): Promise<{ category: BillingCategory; monthly_cap: number }[]> {
+  return sql.query(
+    'SELECT category, monthly_cap FROM billing_caps WHERE project_id = $1 ORDER BY category',
+    [projectId],
+  );
+}
+
+/**
+ * Replaces the project's caps (a category without one has none) in one transaction, and drops
+ * its usage counts so that the next capped request counts again from the email rows.
+ */
+export async function replaceCaps(
+  sql: Sql,
+  { projectId, caps }: { projectId: string; caps: { category: BillingCategory; cap: number }[] },
+): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('DELETE FROM billing_caps WHERE project_id = $1', [projectId]);
+    await tx.query(
+      `INSERT INTO billing_caps (project_id, category, monthly_cap)
+       SELECT $1, c, m FROM unnest($2::text[], $3::int[]) AS x(c, m)`,
+      [projectId, caps.map((c) => c.category), caps.map((c) => c.cap)],
+    );
+    await tx.query('DELETE FROM billing_usage WHERE project_id = $1', [projectId]);
+  });
+}
+
+/** The project's cap of a category, when it has one. */
+export async function findCap(
+  sql: Sql,
+  { projectId, category }: { projectId: string; category: BillingCategory },
+): Promise<number | undefined> {
+  const [row] = await sql.query<{ monthly_cap: number }>(
+    'SELECT monthly_cap FROM billing_caps WHERE project_id = $1 AND category = $2',
+    [projectId, category],
+  );
+  return row?.monthly_cap;
+}
+
+/**
+ * What a category's mail is, as SQL over `emails e`: a campaign's, a workflow's, or any other
+ * accepted email (transactional, campaign test sends included). Suppressed and cancelled mail
+ * was never sent and does not count.
+ */
+const EMAIL_CATEGORY: Record<Exclude<BillingCategory, 'inbound'>, string> = {
+  transactional: 'e.campaign_id IS NULL AND e.execution_id IS NULL',
+  campaigns: 'e.campaign_id IS NOT NULL',
+  workflows: 'e.execution_id IS NOT NULL',
+};
+const COUNTED = `e.status NOT IN ('SUPPRESSED', 'CANCELLED')`;
+
+/** This period's counts per category, from the email rows (and the `email.received` events). */
+export async function consumption(
+  sql: Sql,
+  { projectId, start, end }: { projectId: string; start: string; end: Date },
+): Promise<Record<BillingCategory, number>> {
+  const [row] = await sql.query<Record<BillingCategory, number>>(
+    `SELECT
+       count(*) FILTER (WHERE ${EMAIL_CATEGORY.transactional})::int AS transactional,
+       count(*) FILTER (WHERE ${EMAIL_CATEGORY.campaigns})::int AS campaigns,
+       count(*) FILTER (WHERE ${EMAIL_CATEGORY.workflows})::int AS workflows,
+       (SELECT count(*)::int FROM events
+         WHERE project_id = $1 AND name = 'email.received'
+           AND created_at >= $2::date AND created_at < $3) AS inbound
+       FROM emails e
+      WHERE e.project_id = $1 AND e.created_at >= $2::date AND e.created_at < $3 AND ${COUNTED}`,
+    [projectId, start, end],
+  );
+  return row!;
+}
+
+/**
+ * Takes `count` from the category's cap for the period, in the caller's transaction: the usage
+ * row is made (counted from the email rows) when the period has none, then moved only when
+ * `used + count` stays within `cap`. Its row lock holds concurrent requests back until this
+ * transaction ends, so they can never pass the cap together. False when the cap would be passed.
+ */
+export async function takeFromCap(
+  tx: Sql,
+  {
+    projectId,
+    category,
+    start,
+    end,
+    count,
+    cap,
+  }: {
+    projectId: string;
+    category: Exclude<BillingCategory, 'inbound'>;
+    start: string;
+    end: Date;
+    count: number;
+    cap: number;
+  },
+): Promise<boolean> {
+  await tx.query(
+    `INSERT INTO billing_usage (project_id, category, period_start, used)
+     SELECT $1, $2, $3::date, count(*)::int FROM emails e
+      WHERE e.project_id = $1 AND e.created_at >= $3::date AND e.created_at < $4
+        AND ${COUNTED} AND ${EMAIL_CATEGORY[category]}
+     ON CONFLICT DO NOTHING`,
+    [projectId, category, start, end],
+  );
+  const taken = await tx.query(
+    `UPDATE billing_usage SET used = used + $4
+      WHERE project_id = $1 AND category = $2 AND period_start = $3::date AND used + $4 <= $5
+      RETURNING used`,
+    [projectId, category, start, count, cap],
+  );
+  return taken.length === 1;
+}

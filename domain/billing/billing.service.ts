@@ -1,0 +1,275 @@
+import {
+  consumption,
+  findCap,
+  findProjectBilling,
+  findProjectOfCustomer,
+  keepCustomerId,
+  listCaps,
+  recordStripeEvent,
+  replaceCaps,
+  setSubscription,
+  takeFromCap,
+} from '../../db/sql/billing.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { DomainError } from '../shared/errors.js';
+import type { BillingInvoice, PaymentEvent, PaymentProvider } from '../shared/ports.js';
+import {
+  BILLING_CATEGORIES,
+  billingPeriod,
+  planOfSubscriptionStatus,
+  type BillingCategory,
+  type BillingPlan,
+} from './billing-vocabulary.pure.js';
+
+/** Billing as the installation has it: off (no STRIPE_SECRET_KEY), or on through a provider. */
+export interface BillingDeps {
+  sql: Sql;
+  payments?: PaymentProvider;
+  /** Where checkout and the portal send the user back. */
+  publicUrl: string;
+}
+
+export type BillingCaps = Record<BillingCategory, number | null>;
+
+export interface BillingConsumption {
+  plan: BillingPlan;
+  subscriptionStatus: string | null;
+  period: { start: string; end: string };
+  categories: Record<BillingCategory, { used: number; cap: number | null }>;
+}
+
+function requirePayments(payments: PaymentProvider | undefined): PaymentProvider {
+  if (!payments) {
+    throw new DomainError('BAD_REQUEST', 'Billing is off on this installation', {
+      suggestion:
+        'Set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID) to turn it on.',
+    });
+  }
+  return payments;
+}
+
+/** The project's Stripe customer, created once (a retried creation returns the same one). */
+async function customerOf({
+  sql,
+  payments,
+  projectId,
+}: {
+  sql: Sql;
+  payments: PaymentProvider;
+  projectId: string;
+}): Promise<string> {
+  const billing = await findProjectBilling(sql, { projectId });
+  if (billing.stripe_customer_id) return billing.stripe_customer_id;
+  const customer = await payments.createCustomer({
+    projectId,
+    name: billing.project_name,
+    idempotencyKey: `mailwright-customer-${projectId}`,
+  });
+  return keepCustomerId(sql, { projectId, customerId: customer.id });
+}
+
+/** A Stripe Checkout session for the project's subscription; answers its URL. */
+export async function startCheckout({
+  sql,
+  payments,
+  publicUrl,
+  projectId,
+}: BillingDeps & { projectId: string }): Promise<{ url: string }> {
+  const provider = requirePayments(payments);
+  const customerId = await customerOf({ sql, payments: provider, projectId });
+  const session = await provider.createCheckoutSession({
+    customerId,
+    projectId,
+    successUrl: `${publicUrl}/?billing=success&project=${projectId}`,
+    cancelUrl: `${publicUrl}/?billing=cancelled&project=${projectId}`,
+  });
+  return { url: session.url };
+}
+
+/** A Stripe billing-portal session for the project's customer; answers its URL. */
+export async function openBillingPortal({
+  sql,
+  payments,
+  publicUrl,
+  projectId,
+}: BillingDeps & { projectId: string }): Promise<{ url: string }> {
+  const provider = requirePayments(payments);
+  const customerId = await customerOf({ sql, payments: provider, projectId });
+  return provider.createPortalSession({
+    customerId,
+    returnUrl: `${publicUrl}/?billing=portal&project=${projectId}`,
+  });
+}
+
+export async function getBillingCaps({
+  sql,
+  payments,
+  projectId,
+}: BillingDeps & { projectId: string }): Promise<BillingCaps> {
+  requirePayments(payments);
+  const caps = Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, null])) as BillingCaps;
+  for (const row of await listCaps(sql, { projectId })) caps[row.category] = row.monthly_cap;
+  return caps;
+}
+
+/** Replaces the caps: a category left out or null has none. */
+export async function setBillingCaps({
+  sql,
+  payments,
+  projectId,
+  caps,
+}: BillingDeps & {
+  projectId: string;
+  caps: Partial<BillingCaps>;
+}): Promise<BillingCaps> {
+  requirePayments(payments);
+  await replaceCaps(sql, {
+    projectId,
+    caps: BILLING_CATEGORIES.flatMap((category) => {
+      const cap = caps[category];
+      return cap === null || cap === undefined ? [] : [{ category, cap }];
+    }),
+  });
+  return getBillingCaps({ sql, payments, projectId, publicUrl: '' });
+}
+
+export async function getBillingConsumption({
+  sql,
+  payments,
+  projectId,
+  now = new Date(),
+}: BillingDeps & { projectId: string; now?: Date }): Promise<BillingConsumption> {
+  requirePayments(payments);
+  const period = billingPeriod(now);
+  const [billing, used, caps] = await Promise.all([
+    findProjectBilling(sql, { projectId }),
+    consumption(sql, { projectId, start: period.start, end: period.end }),
+    getBillingCaps({ sql, payments, projectId, publicUrl: '' }),
+  ]);
+  return {
+    plan: billing.plan,
+    subscriptionStatus: billing.subscription_status,
+    period: { start: `${period.start}T00:00:00.000Z`, end: period.end.toISOString() },
+    categories: Object.fromEntries(
+      BILLING_CATEGORIES.map((c) => [c, { used: used[c], cap: caps[c] }]),
+    ) as BillingConsumption['categories'],
+  };
+}
+
+/** The customer's invoices from Stripe, newest first; none before the project has a customer. */
+export async function listBillingInvoices({
+  sql,
+  payments,
+  projectId,
+}: BillingDeps & { projectId: string }): Promise<BillingInvoice[]> {
+  const provider = requirePayments(payments);
+  const billing = await findProjectBilling(sql, { projectId });
+  if (!billing.stripe_customer_id) return [];
+  return provider.listInvoices({ customerId: billing.stripe_customer_id, limit: 24 });
+}
+
+/**
+ * Takes `count` emails of a category from the project's monthly cap inside `tx` (the transaction
+ * that accepts them), or refuses with 402 when the cap would be passed. Nothing to do when
+ * billing is off or the category has no cap.
+ */
+export async function chargeCap({
+  tx,
+  billingOn,
+  projectId,
+  category,
+  count,
+  now = new Date(),
+}: {
+  tx: Sql;
+  billingOn: boolean;
+  projectId: string;
+  category: Exclude<BillingCategory, 'inbound'>;
+  count: number;
+  now?: Date;
+}): Promise<void> {
+  if (!billingOn || count === 0) return;
+  const cap = await findCap(tx, { projectId, category });
+  if (cap === undefined) return;
+  const period = billingPeriod(now);
+  const taken = await takeFromCap(tx, {
+    projectId,
+    category,
+    start: period.start,
+    end: period.end,
+    count,
+    cap,
+  });
+  if (!taken) {
+    throw new DomainError(
+      'BILLING_LIMIT_EXCEEDED',
+      `This would pass the project's monthly ${category} cap of ${cap} emails`,
+      { suggestion: 'Raise the cap in the billing limits, or wait for the next month (UTC).' },
+    );
+  }
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const metadataProject = (object: Record<string, unknown>): string | null =>
+  str((object.metadata as Record<string, unknown> | undefined)?.projectId);
+
+/**
+ * A Stripe webhook: the signature is checked on the raw body (a bad or stale one is 400 and
+ * changes nothing); checkout completion and subscription changes keep the project's plan and
+ * status; each event id is applied once, in the transaction that records it.
+ */
+export async function receivePaymentEvent({
+  sql,
+  payments,
+  rawBody,
+  signature,
+}: BillingDeps & { rawBody: string; signature: string | undefined }): Promise<{
+  applied: boolean;
+}> {
+  const provider = requirePayments(payments);
+  let event: PaymentEvent;
+  try {
+    event = provider.verifyEvent({ rawBody, signature: signature ?? '' });
+  } catch {
+    throw new DomainError('BAD_REQUEST', 'The Stripe signature does not match, or is too old');
+  }
+  return sql.transaction(async (tx) => {
+    const object = event.object;
+    const customerId = str(object.customer);
+    const projectId =
+      str(object.client_reference_id) ??
+      metadataProject(object) ??
+      (customerId ? ((await findProjectOfCustomer(tx, { customerId })) ?? null) : null);
+    if (!(await recordStripeEvent(tx, { id: event.id, type: event.type, projectId }))) {
+      return { applied: false };
+    }
+    if (!projectId) return { applied: false };
+    if (event.type === 'checkout.session.completed') {
+      await setSubscription(tx, {
+        projectId,
+        customerId,
+        plan: 'PAID',
+        subscriptionId: str(object.subscription),
+        status: 'active',
+      });
+      return { applied: true };
+    }
+    if (
+      event.type === 'customer.subscription.created' ||
+      event.type === 'customer.subscription.updated' ||
+      event.type === 'customer.subscription.deleted'
+    ) {
+      const status =
+        event.type === 'customer.subscription.deleted' ? 'canceled' : (str(object.status) ?? '');
+      await setSubscription(tx, {
+        projectId,
+        customerId,
+        plan: planOfSubscriptionStatus(status),
+        subscriptionId: str(object.id),
+        status,
+      });
+      return { applied: true };
+    }
+    return { applied: false };
+  });
+}

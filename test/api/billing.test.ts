@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../runtime/embedded/free-port.js';
+import { withDatabase } from '../helpers/database.js';
+import type { DnsServer } from '../helpers/dns-server.js';
+import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
+import { createProject, signUp } from '../helpers/factories.js';
+import { createClient } from '../helpers/http.js';
+import { runEntryPoint } from '../helpers/processes.js';
+import { projectFixture } from '../helpers/project-fixture.js';
+import { startSendingStack } from '../helpers/sending-stack.js';
+import type { TestStack } from '../helpers/stack.js';
+
+const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, '')}`;
+
+let dns: DnsServer;
+let stack: TestStack;
+let stop: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  ({ dns, stack, stop } = await startSendingStack({
+    STRIPE_SECRET_KEY: 'sk_test_mailwright',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_PRICE_ID: 'price_mailwright',
+    STRIPE_API_BASE: inject('stack').stripeApiBase,
+  }));
+});
+afterAll(async () => {
+  await stop?.();
+});
+
+const billing = (projectId: string, what: string) => `/users/@me/projects/${projectId}/${what}`;
+
+async function sender() {
+  const fixture = await projectFixture(stack.api);
+  const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('bill'));
+  return { ...fixture, domain };
+}
+
+const emailCount = async (projectId: string): Promise<number> =>
+  withDatabase(
+    async (db) =>
+      (await db.query('SELECT count(*)::int AS n FROM emails WHERE project_id = $1', [projectId]))
+        .rows[0].n,
+  );
+
+/** A Stripe event as Stripe would post it, signed with the test secret at `timestamp`. */
+function signedEvent(
+  type: string,
+  object: Record<string, unknown>,
+  { id = `evt_${randomUUID().replace(/-/g, '')}`, timestamp = Math.floor(Date.now() / 1000) } = {},
+) {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: WEBHOOK_SECRET,
+    timestamp,
+  });
+  return { id, payload, signature };
+}
+
+async function postWebhook(payload: string, signature: string) {
+  return fetch(`${stack.env.PUBLIC_URL}/webhooks/incoming/stripe`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+    body: payload,
+  });
+}
+
+describe('billing with Stripe (stripe-mock)', () => {
+  it('opens checkout and portal sessions for an OWNER or ADMIN; a MEMBER gets 403', async () => {
+    const owner = await signUp(stack.api, 'owner');
+    const member = await signUp(stack.api, 'member');
+    const project = await createProject(stack.api, owner);
+    const added = await stack.api.post(`/projects/${project.id}/members`, {
+      cookie: owner.cookie,
+      body: { email: member.email, role: 'MEMBER' },
+    });
+    expect(added.status, added.text).toBe(201);
+
+    const checkout = await stack.api.post(billing(project.id, 'checkout'), {
+      cookie: owner.cookie,
+    });
+    expect(checkout.status, checkout.text).toBe(200);
+    expect(checkout.body.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const portal = await stack.api.post(billing(project.id, 'billing-portal'), {
+      cookie: owner.cookie,
+    });
+    expect(portal.status, portal.text).toBe(200);
+    expect(portal.body.url).toMatch(/^https:\/\//);
+    // The customer is created once and kept.
+    const customers = await withDatabase(
+      async (db) =>
+        (
+          await db.query('SELECT stripe_customer_id FROM project_billing WHERE project_id = $1', [
+            project.id,
+          ])
+        ).rows,
+    );
+    expect(customers).toHaveLength(1);
+    expect(customers[0].stripe_customer_id).toMatch(/^cus_/);
+
+    for (const path of ['checkout', 'billing-portal']) {
+      const refused = await stack.api.post(billing(project.id, path), { cookie: member.cookie });
+      expect(refused.status, refused.text).toBe(403);
+    }
+    const putByMember = await stack.api.put(billing(project.id, 'billing-limits'), {
+      cookie: member.cookie,
+      body: { transactional: 1 },
+    });
+    expect(putByMember.status).toBe(403);
+    // A member may read them.
+    expect(
+      (await stack.api.get(billing(project.id, 'billing-limits'), { cookie: member.cookie }))
+        .status,
+    ).toBe(200);
+
+    const invoices = await stack.api.get(billing(project.id, 'billing-invoices'), {
+      cookie: owner.cookie,
+    });
+    expect(invoices.status, invoices.text).toBe(200);
+    expect(invoices.body.length).toBeGreaterThan(0);
+    expect(invoices.body[0]).toMatchObject({
+      id: expect.stringMatching(/^in_/),
+      currency: expect.any(String),
+      amount: expect.any(Number),
+    });
+    expect((await stack.api.get('/config')).body.features.billing).toBe(true);
+  });
+
+  it('holds /v1/send to the transactional cap: N passes, N+1 is 402 and queues nothing', async () => {
+    const { project, sk, domain } = await sender();
+    const put = await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 5, campaigns: null },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body).toEqual({ transactional: 5, campaigns: null, workflows: null, inbound: null });
+    const send = (to: string) =>
+      stack.api.post('/v1/send', {
+        ...sk,
+        body: { to, subject: 'Capped', body: '<p>b</p>', from: `a@${domain}` },
+      });
+    for (let i = 0; i < 5; i += 1) {
+      const res = await send(`cap${i}-${randomUUID().slice(0, 6)}@example.com`);
+      expect(res.status, res.text).toBe(200);
+    }
+    const sixth = await send(`cap6-${randomUUID().slice(0, 6)}@example.com`);
+    expect(sixth.status, sixth.text).toBe(402);
+    expect(sixth.body.error.code).toBe('BILLING_LIMIT_EXCEEDED');
+    expect(await emailCount(project.id)).toBe(5);
+    // Two recipients when one is left: the whole send is refused.
+    const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(consumption.status, consumption.text).toBe(200);
+    expect(consumption.body.categories.transactional).toEqual({ used: 5, cap: 5 });
+    expect(consumption.body.plan).toBe('FREE');
+
+    // Raised, the count goes on from the email rows.
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 6 },
+    });
+    const both = await stack.api.post('/v1/send', {
+      ...sk,
+      body: {
+        to: ['p1@example.com', 'p2@example.com'],
+        subject: 'Two',
+        body: '<p>b</p>',
+        from: `a@${domain}`,
+      },
+    });
+    expect(both.status).toBe(402);
+    expect((await send(`last-${randomUUID().slice(0, 6)}@example.com`)).status).toBe(200);
+    expect(await emailCount(project.id)).toBe(6);
+  });
+
+  it('lets exactly 10 of 20 concurrent sends through a cap of 10', async () => {
+    const { project, sk, domain } = await sender();
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 10 },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        stack.api.post('/v1/send', {
+          ...sk,
+          body: {
+            to: `race${i}-${randomUUID().slice(0, 6)}@example.com`,
+            subject: 'Race',
+            body: '<p>b</p>',
+            from: `a@${domain}`,
+          },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(10);
+    expect(await emailCount(project.id)).toBe(10);
+    const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(consumption.body.categories.transactional).toEqual({ used: 10, cap: 10 });
+  });
+
+  it('refuses bad caps with 422 and changes nothing', async () => {
+    const { project, sk } = await projectFixture(stack.api);
+    for (const body of [{ transactional: -1 }, { transactional: 1.5 }, { unknown: 3 }]) {
+      const res = await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body });
+      expect(res.status, res.text).toBe(422);
+    }
+    const caps = await stack.api.get(billing(project.id, 'billing-limits'), sk);
+    expect(caps.body).toEqual({
+      transactional: null,
+      campaigns: null,
+      workflows: null,
+      inbound: null,
+    });
+    const other = await projectFixture(stack.api);
+    expect((await stack.api.get(billing(project.id, 'billing-limits'), other.sk)).status).toBe(404);
+  });
+
+  it('keeps the plan from signed webhooks, each event once; a bad or stale signature is 400', async () => {
+    const { project, sk } = await projectFixture(stack.api);
+    const plan = async () =>
+      (await stack.api.get(billing(project.id, 'billing-consumption'), sk)).body;
+
+    const bad = signedEvent('checkout.session.completed', { client_reference_id: project.id });
+    expect((await postWebhook(bad.payload, bad.signature.replace(/v1=\w/, 'v1=0'))).status).toBe(
+      400,
+    );
+    const stale = signedEvent(
+      'checkout.session.completed',
+      { client_reference_id: project.id },
+      { timestamp: Math.floor(Date.now() / 1000) - 3600 },
+    );
+    expect((await postWebhook(stale.payload, stale.signature)).status).toBe(400);
+    expect(await postWebhook(stale.payload, '')).toHaveProperty('status', 400);
+    expect((await plan()).plan).toBe('FREE');
+
+    const completed = signedEvent('checkout.session.completed', {
+      object: 'checkout.session',
+      client_reference_id: project.id,
+      customer: `cus_${randomUUID().slice(0, 12)}`,
+      subscription: 'sub_123',
+    });
+    const first = await postWebhook(completed.payload, completed.signature);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true, applied: true });
+    expect(await plan()).toMatchObject({ plan: 'PAID', subscriptionStatus: 'active' });
+
+    // Stripe redelivers: the same event id changes nothing, even after a later change.
+    const deleted = signedEvent('customer.subscription.deleted', {
+      object: 'subscription',
+      id: 'sub_123',
+      status: 'canceled',
+      metadata: { projectId: project.id },
+    });
+    expect((await postWebhook(deleted.payload, deleted.signature)).status).toBe(200);
+    expect(await plan()).toMatchObject({ plan: 'FREE', subscriptionStatus: 'canceled' });
+    const again = await postWebhook(completed.payload, completed.signature);
+    expect(await again.json()).toEqual({ received: true, applied: false });
+    expect(await plan()).toMatchObject({ plan: 'FREE' });
+  });
+
+  it('answers a clear 400 on every billing route when billing is off', async () => {
+    const { project, sk } = await projectFixture(stack.api);
+    const port = await freePort();
+    const env = { ...stack.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
+    delete (env as Record<string, string | undefined>).STRIPE_SECRET_KEY;
+    const api = runEntryPoint('runtime/api.ts', env);
+    try {
+      await api.waitForOutput(/"msg":"api listening"/, 90_000);
+      const off = createClient(`http://127.0.0.1:${port}`);
+      expect((await off.get('/config')).body.features.billing).toBe(false);
+      for (const [method, path] of [
+        ['post', 'checkout'],
+        ['post', 'billing-portal'],
+        ['get', 'billing-limits'],
+        ['get', 'billing-consumption'],
+        ['get', 'billing-invoices'],
+      ] as const) {
+        const res = await off[method](billing(project.id, path), sk);
+        expect(res.status, `${path}: ${res.text}`).toBe(400);
+        expect(res.body.error.message).toMatch(/Billing is off/);
+      }
+    } finally {
+      await api.stop();
+    }
+  }, 120_000);
+});
