@@ -39,6 +39,7 @@ export function createAppDeps({
   logger: Logger;
 }): AppDeps {
   const { publicUrl, secrets } = config;
+  const billingOn = Boolean(config.stripe.secretKey);
   return {
     orm,
     sql,
@@ -62,10 +63,16 @@ export function createAppDeps({
       sql,
       deliveryQueue: config.temporal.taskQueue,
       queueNotifier,
-      billingOn: Boolean(config.stripe.secretKey),
+      billingOn,
     },
     // Campaigns sent through this API are delivered by the workers of its task queue.
-    campaigns: { sql, engine, deliveryQueue: config.temporal.taskQueue, queueNotifier },
+    campaigns: {
+      sql,
+      engine,
+      deliveryQueue: config.temporal.taskQueue,
+      queueNotifier,
+      billingOn,
+    },
     // Executions started through this API run on its task queue.
     automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
     links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },
@@ -85,7 +92,7 @@ export function createAppDeps({
     },
     features: installationFeatures({
       signupsDisabled: config.disableSignups,
-      billingConfigured: Boolean(config.stripe.secretKey),
+      billingConfigured: billingOn,
     }),
   };
 }

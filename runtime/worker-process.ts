@@ -114,6 +114,7 @@ export async function startWorker({
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
       sendRatePerSecond: config.sendRatePerSecond,
+      billingOn: Boolean(config.stripe.secretKey),
       segmentComputeBatchSize: config.segmentComputeBatchSize,
       campaignBatchSize: config.campaignBatchSize,
       campaignWatchSeconds: config.campaignWatchSeconds,

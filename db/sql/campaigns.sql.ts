@@ -320,7 +320,14 @@ export async function snapshotRecipients(
     campaignId,
     projectId,
     audience,
-  }: { campaignId: string; projectId: string; audience: SqlFragment | undefined },
+    charge,
+  }: {
+    campaignId: string;
+    projectId: string;
+    audience: SqlFragment | undefined;
+    /** Runs in the snapshot's transaction with the recipients to be sent; a throw undoes it. */
+    charge?: (tx: Sql, pending: number) => Promise<void>;
+  },
 ): Promise<SnapshotCounts | undefined> {
   return sql.transaction(async (tx) => {
     const [campaign] = await tx.query<{ snapshot_at: Date | null }>(
@@ -330,19 +337,38 @@ export async function snapshotRecipients(
     if (!campaign) return undefined;
     if (!campaign.snapshot_at) {
       const n = audience?.params.length ?? 0;
-      await tx.query(
-        `INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
-         SELECT $${n + 1}::uuid, c.id, CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END,
-                r.reason
-           FROM contacts c CROSS JOIN LATERAL (SELECT ${SKIP_REASON_SQL('c')} AS reason) r
-          WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
-         ON CONFLICT DO NOTHING`,
+      const [inserted] = await tx.query<{ pending: number }>(
+        `WITH inserted AS (
+           INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
+           SELECT $${n + 1}::uuid, c.id,
+                  CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
+             FROM contacts c CROSS JOIN LATERAL (SELECT ${SKIP_REASON_SQL('c')} AS reason) r
+            WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
+           ON CONFLICT DO NOTHING
+           RETURNING status)
+         SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM inserted`,
         [...(audience?.params ?? []), campaignId, projectId],
       );
+      await charge?.(tx, inserted?.pending ?? 0);
       await tx.query('UPDATE campaigns SET snapshot_at = now() WHERE id = $1', [campaignId]);
     }
     return countRecipients(tx, { campaignId });
   });
+}
+
+/** The contacts of an audience a send would reach now (not unsubscribed, not suppressed). */
+export async function countReachableAudience(
+  sql: Sql,
+  { projectId, audience }: { projectId: string; audience: SqlFragment | undefined },
+): Promise<number> {
+  const n = audience?.params.length ?? 0;
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM contacts c
+      WHERE c.project_id = $${n + 1}::uuid AND (${audience?.text ?? 'true'})
+        AND (${SKIP_REASON_SQL('c')}) IS NULL`,
+    [...(audience?.params ?? []), projectId],
+  );
+  return row?.n ?? 0;
 }
 
 export async function countRecipients(

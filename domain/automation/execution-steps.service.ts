@@ -3,6 +3,7 @@ import { beginExecutionStep, finishExecution } from '../../db/sql/executions.sql
 import { findSendContext, queueExecutionEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
+import { chargeCap } from '../billing/billing.service.js';
 import { matchSenderDomain } from '../domains/sender-domain.pure.js';
 import { evaluateCondition } from '../segments/filter/evaluate.pure.js';
 import { DomainError } from '../shared/errors.js';
@@ -33,6 +34,8 @@ export interface StepRunDeps {
   sql: Sql;
   /** Wakes the delivery lanes of the execution's queue after a SEND_EMAIL. */
   emailNotifier: QueueNotifier;
+  /** Billing is on: the project's monthly `workflows` cap applies to SEND_EMAIL. */
+  billingOn: boolean;
 }
 
 /** What a step's template variables and conditions see of the execution. */
@@ -99,9 +102,39 @@ export async function failRemoteStep({
   return failStep({ sql, ref, seq, error, result });
 }
 
+/** Thrown to undo a charge when the step's email was queued (and counted) by an earlier attempt. */
+class QueuedBefore extends Error {}
+
+/**
+ * Queues the step's email taking one from the project's monthly `workflows` cap, in one
+ * transaction; a retried step whose email exists already is not counted again.
+ */
+async function queueWithinCap<T extends { id: string; status: string } | undefined>(
+  sql: Sql,
+  projectId: string,
+  id: string,
+  queue: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  try {
+    return await sql.transaction(async (tx) => {
+      // Charged before the insert, so the usage count made from the rows does not hold it.
+      await chargeCap({ tx, billingOn: true, projectId, category: 'workflows', count: 1 });
+      const queued = await queue(tx);
+      if (queued === undefined || queued.id !== id || queued.status !== 'QUEUED') {
+        throw new QueuedBefore();
+      }
+      return queued;
+    });
+  } catch (error) {
+    if (error instanceof QueuedBefore) return queue(sql); // finds the earlier one, or nothing
+    throw error;
+  }
+}
+
 async function sendEmailStep({
   sql,
   emailNotifier,
+  billingOn,
   ref,
   step,
   scope,
@@ -119,9 +152,11 @@ async function sendEmailStep({
   if (!domain) {
     return { error: `The template's sender ${template.from_address} is not on a verified domain` };
   }
-  const email = await queueExecutionEmail(sql, {
-    id: newId(),
-    projectId: ref.projectId,
+  const id = newId();
+  const queue = (tx: Sql) =>
+    queueExecutionEmail(tx, {
+      id,
+      projectId: ref.projectId,
     contactId: ref.contactId,
     templateId: template.id,
     domainId: domain.id,
@@ -129,8 +164,17 @@ async function sendEmailStep({
     deliveryQueue: ref.queue,
     workflowId: ref.workflowId,
     executionId: ref.executionId,
-    stepId: step.id,
-  });
+      stepId: step.id,
+    });
+  let email: Awaited<ReturnType<typeof queue>>;
+  try {
+    email = billingOn ? await queueWithinCap(sql, ref.projectId, id, queue) : await queue(sql);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'BILLING_LIMIT_EXCEEDED') {
+      return { error: error.message };
+    }
+    throw error;
+  }
   if (!email) return { error: 'The contact or the template no longer exists' };
   if (email.status === 'QUEUED') emailNotifier.queued(ref.queue);
   return { result: { emailId: email.id, status: email.status } };
@@ -171,6 +215,7 @@ function conditionStep({
 async function runInstantStep({
   sql,
   emailNotifier,
+  billingOn,
   ref,
   seq,
   step,
@@ -209,7 +254,7 @@ async function runInstantStep({
   try {
     switch (step.type) {
       case 'SEND_EMAIL': {
-        const sent = await sendEmailStep({ sql, emailNotifier, ref, step, scope });
+        const sent = await sendEmailStep({ sql, emailNotifier, billingOn, ref, step, scope });
         if ('error' in sent) return failStep({ sql, ref, seq, error: sent.error });
         return done(sent.result);
       }
@@ -252,6 +297,7 @@ async function runInstantStep({
 export async function advanceExecution({
   sql,
   emailNotifier,
+  billingOn,
   ref,
   graph,
   from,
@@ -296,6 +342,7 @@ export async function advanceExecution({
     const outcome = await runInstantStep({
       sql,
       emailNotifier,
+      billingOn,
       ref,
       seq,
       step,

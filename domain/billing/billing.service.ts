@@ -200,13 +200,38 @@ export async function chargeCap({
     count,
     cap,
   });
-  if (!taken) {
-    throw new DomainError(
-      'BILLING_LIMIT_EXCEEDED',
-      `This would pass the project's monthly ${category} cap of ${cap} emails`,
-      { suggestion: 'Raise the cap in the billing limits, or wait for the next month (UTC).' },
-    );
-  }
+  if (!taken) throw capExceeded(category, cap);
+}
+
+const capExceeded = (category: BillingCategory, cap: number): DomainError =>
+  new DomainError(
+    'BILLING_LIMIT_EXCEEDED',
+    `This would pass the project's monthly ${category} cap of ${cap} emails`,
+    { suggestion: 'Raise the cap in the billing limits, or wait for the next month (UTC).' },
+  );
+
+/**
+ * Refuses (402) mail that would pass the category's cap given this month's email rows; a check
+ * ahead of the work (a campaign's send call), not the atomic charge (chargeCap) that follows.
+ */
+export async function requireCapRoom({
+  sql,
+  projectId,
+  category,
+  count,
+  now = new Date(),
+}: {
+  sql: Sql;
+  projectId: string;
+  category: BillingCategory;
+  count: number;
+  now?: Date;
+}): Promise<void> {
+  const cap = await findCap(sql, { projectId, category });
+  if (cap === undefined) return;
+  const period = billingPeriod(now);
+  const used = await consumption(sql, { projectId, start: period.start, end: period.end });
+  if (used[category] + count > cap) throw capExceeded(category, cap);
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -1,6 +1,7 @@
 import {
   beginCampaignSending,
   campaignProgress,
+  countRecipients,
   failCampaign,
   findCampaignAudience,
   findSenderDomainId,
@@ -10,7 +11,9 @@ import {
   type SnapshotCounts,
 } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { chargeCap } from '../billing/billing.service.js';
 import { senderHost } from '../domains/sender-domain.pure.js';
+import { DomainError } from '../shared/errors.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
 import type { SqlFragment } from '../segments/filter/compile-sql.pure.js';
 import { compileForProject } from '../segments/segments.service.js';
@@ -47,7 +50,7 @@ export async function beginCampaignSend({
 }
 
 /** The audience as SQL over `contacts c`; undefined for every contact. */
-async function audienceOf(
+export async function audienceOf(
   sql: Sql,
   {
     projectId,
@@ -76,9 +79,12 @@ async function audienceOf(
 export async function snapshotCampaignAudience({
   sql,
   campaignId,
+  billingOn,
 }: {
   sql: Sql;
   campaignId: string;
+  /** Billing is on: the recipients are taken from the project's monthly `campaigns` cap. */
+  billingOn: boolean;
 }): Promise<SnapshotCounts | undefined> {
   const campaign = await findCampaignAudience(sql, { campaignId });
   if (!campaign) return undefined;
@@ -88,7 +94,22 @@ export async function snapshotCampaignAudience({
     segmentId: campaign.segment_id,
     filter: campaign.audience_filter,
   });
-  return snapshotRecipients(sql, { campaignId, projectId: campaign.project_id, audience });
+  const projectId = campaign.project_id;
+  try {
+    return await snapshotRecipients(sql, {
+      campaignId,
+      projectId,
+      audience,
+      charge: (tx, pending) =>
+        chargeCap({ tx, billingOn, projectId, category: 'campaigns', count: pending }),
+    });
+  } catch (error) {
+    // The audience grew past the cap since the send was accepted: nothing is sent. The run
+    // then finds the campaign FAILED and ends.
+    if (!(error instanceof DomainError) || error.code !== 'BILLING_LIMIT_EXCEEDED') throw error;
+    await failCampaign(sql, { campaignId, error: error.message });
+    return countRecipients(sql, { campaignId });
+  }
 }
 
 /**

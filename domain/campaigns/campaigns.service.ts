@@ -1,6 +1,7 @@
 import type { AcceptedEmailStatus } from '../sending/email-status.pure.js';
 import {
   campaignStats as campaignStatsRows,
+  countReachableAudience,
   cancelCampaignRows,
   countCampaigns,
   deleteIdleCampaign,
@@ -15,6 +16,8 @@ import {
   type CampaignRow,
 } from '../../db/sql/campaigns.sql.js';
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
+import { requireCapRoom } from '../billing/billing.service.js';
+import { audienceOf } from './campaign-send.service.js';
 import {
   matchSenderDomain,
   senderHost,
@@ -44,6 +47,8 @@ export interface CampaignDeps {
   engine: WorkflowEngine;
   deliveryQueue: string;
   queueNotifier: QueueNotifier;
+  /** Billing is on: a send must fit the project's monthly `campaigns` cap. */
+  billingOn: boolean;
 }
 
 export interface CampaignView {
@@ -407,11 +412,12 @@ async function requireSendingDomain(
 export async function sendCampaign({
   sql,
   engine,
+  billingOn,
   projectId,
   campaignId,
   scheduledFor,
   now = new Date(),
-}: Pick<CampaignDeps, 'sql' | 'engine'> & {
+}: Pick<CampaignDeps, 'sql' | 'engine' | 'billingOn'> & {
   projectId: string;
   campaignId: string;
   scheduledFor?: Date;
@@ -444,6 +450,21 @@ export async function sendCampaign({
     },
   });
   if (problems.length > 0) throw validationError(problems);
+  if (billingOn) {
+    // Checked again, atomically, when the audience is snapshotted (it may grow meanwhile).
+    const audience = await audienceOf(sql, {
+      projectId,
+      audienceType: campaign.audience_type,
+      segmentId: campaign.segment_id,
+      filter: campaign.audience_filter as Filter | null,
+    });
+    await requireCapRoom({
+      sql,
+      projectId,
+      category: 'campaigns',
+      count: await countReachableAudience(sql, { projectId, audience }),
+    });
+  }
 
   const row = await sql.transaction(async (tx) => {
     const sent = await markCampaignSent(tx, {

@@ -14,17 +14,20 @@ export function createExecutionStepActivities({
   sql,
   emailNotifier,
   sendWebhook,
+  billingOn,
 }: {
   sql: Sql;
   emailNotifier: QueueNotifier;
   sendWebhook: WebhookSender;
+  /** Billing is on: monthly caps apply to the mail steps queue. */
+  billingOn: boolean;
 }) {
   return {
     /** Runs the execution's steps from `from` up to the first that takes time (see advanceExecution). */
     async advanceExecution(
-      args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier'>,
+      args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier' | 'billingOn'>,
     ): Promise<AdvanceOutcome> {
-      return advanceExecution({ sql, emailNotifier, ...args });
+      return advanceExecution({ sql, emailNotifier, billingOn, ...args });
     },
     async failRemoteStep(
       args: Omit<Parameters<typeof failRemoteStep>[0], 'sql'>,

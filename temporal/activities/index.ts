@@ -40,6 +40,8 @@ export interface ActivityDeps {
   /** The process's SMTP connections, shared by its lanes. */
   deliverySlots: DeliverySlots;
   emailDelivery: EmailDeliverySettings;
+  /** Billing is on (STRIPE_SECRET_KEY): monthly caps apply to campaigns and workflow mail. */
+  billingOn: boolean;
   /** Each project's send throttle, applied by the delivery lanes. */
   sendRatePerSecond: number;
   /** Contacts per transaction of a segment compute. */
@@ -86,6 +88,7 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       emailNotifier: deps.emailNotifier,
       sendWebhook: deps.sendWebhook,
+      billingOn: deps.billingOn,
     }),
     ...createAutomationDispatchActivities({
       sql: deps.sql,
@@ -99,6 +102,7 @@ export function createActivities(deps: ActivityDeps) {
       deliveryQueue: deps.emailDelivery.queue,
       batchSize: deps.campaignBatchSize,
       watchSeconds: deps.campaignWatchSeconds,
+      billingOn: deps.billingOn,
       watchPollMs: 1000,
     }),
     ...createSystemEmailActivities({

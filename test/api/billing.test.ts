@@ -5,12 +5,20 @@ import { freePort } from '../../runtime/embedded/free-port.js';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
-import { createProject, signUp } from '../helpers/factories.js';
+import { createCampaign, importContacts, waitForCampaign } from '../helpers/campaigns.js';
+import { createProject, signUp, uniqueEmail } from '../helpers/factories.js';
 import { createClient } from '../helpers/http.js';
 import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import {
+  buildWorkflow,
+  ended,
+  track,
+  waitForExecution,
+  waitForExecutions,
+} from '../helpers/workflows.js';
 
 const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, '')}`;
 
@@ -199,6 +207,76 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(await emailCount(project.id)).toBe(10);
     const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
     expect(consumption.body.categories.transactional).toEqual({ used: 10, cap: 10 });
+  });
+
+  it('refuses a campaign whose audience passes the cap (402), and re-checks at the snapshot', async () => {
+    const { project, sk, domain } = await sender();
+    const tag = `cap-${Date.now()}`;
+    await importContacts(
+      stack.api,
+      sk,
+      Array.from({ length: 4 }, (_, i) => ({ email: `m${i}-${tag}@example.com` })),
+    );
+    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { campaigns: 3 } });
+    const content = {
+      subject: `Capped ${tag}`,
+      body: '<p>Hi</p>',
+      from: `news@${domain}`,
+      audienceType: 'ALL',
+    };
+    const tooBig = await createCampaign(stack.api, sk, { name: 'Too big', ...content });
+    const refused = await stack.api.post(`/campaigns/${tooBig.id}/send`, sk);
+    expect(refused.status, refused.text).toBe(402);
+    expect(refused.body.error.code).toBe('BILLING_LIMIT_EXCEEDED');
+    expect((await stack.api.get(`/campaigns/${tooBig.id}`, sk)).body.data.status).toBe('DRAFT');
+
+    // Four fit a cap of 4 when scheduled; a fifth contact arrives before the time: the snapshot
+    // refuses the send as a whole, FAILED with the reason, nobody mailed.
+    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { campaigns: 4 } });
+    const scheduled = await stack.api.post(`/campaigns/${tooBig.id}/send`, {
+      ...sk,
+      body: { scheduledFor: new Date(Date.now() + 3000).toISOString() },
+    });
+    expect(scheduled.status, scheduled.text).toBe(200);
+    await importContacts(stack.api, sk, [{ email: `late-${tag}@example.com` }]);
+    const failed = await waitForCampaign(stack.api, sk, tooBig.id, { timeoutMs: 30_000 });
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error).toMatch(/campaigns cap of 4/);
+    expect(stack.smtp.messages.filter((m) => m.parsed.subject === `Capped ${tag}`)).toHaveLength(0);
+    const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(consumption.body.categories.campaigns).toEqual({ used: 0, cap: 4 });
+  });
+
+  it('fails a workflow SEND_EMAIL step past the workflows cap, with the reason', async () => {
+    const { project, sk, domain } = await sender();
+    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { workflows: 1 } });
+    const template = await stack.api.post('/templates', {
+      ...sk,
+      body: {
+        name: 'Hello',
+        subject: 'Hello',
+        body: '<p>Hello</p>',
+        type: 'TRANSACTIONAL',
+        from: `hello@${domain}`,
+      },
+    });
+    expect(template.status, template.text).toBe(201);
+    const workflow = await buildWorkflow(stack.api, sk, {
+      triggerEvent: 'joined',
+      steps: { send: { type: 'SEND_EMAIL', config: { templateId: template.body.id } } },
+    });
+    await track(stack.api, sk, uniqueEmail('first'), 'joined');
+    const [first] = await waitForExecutions(stack.api, sk, workflow.id);
+    const done = await waitForExecution(stack.api, sk, workflow.id, first!.id, ended);
+    expect(done.status, JSON.stringify(done.steps)).toBe('COMPLETED');
+    await track(stack.api, sk, uniqueEmail('second'), 'joined');
+    const executions = await waitForExecutions(stack.api, sk, workflow.id, { count: 2 });
+    const second = executions.find((e) => e.id !== first!.id)!;
+    const over = await waitForExecution(stack.api, sk, workflow.id, second.id, ended);
+    expect(over.status).toBe('FAILED');
+    expect(over.steps[0]).toMatchObject({ type: 'SEND_EMAIL', status: 'FAILED' });
+    expect(over.steps[0]!.error).toMatch(/workflows cap of 1/);
+    expect(await emailCount(project.id)).toBe(1);
   });
 
   it('refuses bad caps with 422 and changes nothing', async () => {

@@ -77,6 +77,7 @@ async function runWorker<T>(
         deliverySlots: pLimit(1),
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
         sendRatePerSecond: 50,
+        billingOn: false,
         campaignWatchSeconds: 600,
         segmentComputeBatchSize: 1000,
         campaignBatchSize: 1000,
