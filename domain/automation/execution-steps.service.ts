@@ -157,13 +157,13 @@ async function sendEmailStep({
     queueExecutionEmail(tx, {
       id,
       projectId: ref.projectId,
-    contactId: ref.contactId,
-    templateId: template.id,
-    domainId: domain.id,
-    variables: { event: scope.trigger?.data ?? {}, context: scope.context },
-    deliveryQueue: ref.queue,
-    workflowId: ref.workflowId,
-    executionId: ref.executionId,
+      contactId: ref.contactId,
+      templateId: template.id,
+      domainId: domain.id,
+      variables: { event: scope.trigger?.data ?? {}, context: scope.context },
+      deliveryQueue: ref.queue,
+      workflowId: ref.workflowId,
+      executionId: ref.executionId,
       stepId: step.id,
     });
   let email: Awaited<ReturnType<typeof queue>>;

@@ -46,7 +46,9 @@ export function createCampaignSendActivities({
     }: {
       campaignId: string;
     }): Promise<SnapshotCounts | null> {
-      return (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId, billingOn }))) ?? null;
+      return (
+        (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId, billingOn }))) ?? null
+      );
     },
     async queueCampaignEmails({
       campaignId,
