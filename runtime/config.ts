@@ -59,6 +59,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
     .default('5m'),
+  // How often usage is reported to Stripe as meter events (with billing on).
+  BILLING_REPORT_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 1h')
+    .default('1h'),
+  // The meter event name usage is reported under (one event per project, category and hour).
+  STRIPE_METER_EVENT: z.string().min(1).max(100).default('mailwright_emails'),
   // Contacts per transaction of a segment compute (its progress is committed per batch).
   SEGMENT_COMPUTE_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(10_000),
   // Recipients a campaign's send queues per statement (each batch commits on its own).
@@ -119,6 +126,8 @@ export interface Config {
   domainRecheckInterval: string;
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
+  billingReportInterval: string;
+  stripeMeterEvent: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
   campaignWatchSeconds: number;
@@ -214,6 +223,8 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
+    billingReportInterval: env.BILLING_REPORT_INTERVAL,
+    stripeMeterEvent: env.STRIPE_METER_EVENT,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,
     campaignWatchSeconds: env.CAMPAIGN_WATCH_SECONDS,

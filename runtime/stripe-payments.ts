@@ -13,11 +13,14 @@ export function createStripePayments({
   webhookSecret,
   priceId,
   apiBase,
+  meterEvent = 'mailwright_emails',
 }: {
   secretKey: string;
   webhookSecret?: string;
   priceId?: string;
   apiBase?: string;
+  /** The meter's event name (STRIPE_METER_EVENT). */
+  meterEvent?: string;
 }): PaymentProvider {
   const base = apiBase ? new URL(apiBase) : undefined;
   const stripe = new Stripe(secretKey, {
@@ -70,6 +73,14 @@ export function createStripePayments({
         periodEnd: iso(invoice.period_end),
         hostedUrl: invoice.hosted_invoice_url ?? null,
       }));
+    },
+    async reportMeterEvent({ customerId, value, category, identifier, at }) {
+      await stripe.billing.meterEvents.create({
+        event_name: meterEvent,
+        identifier,
+        timestamp: Math.floor(at.getTime() / 1000),
+        payload: { stripe_customer_id: customerId, value: String(value), category },
+      });
     },
     verifyEvent({ rawBody, signature }) {
       if (!webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');

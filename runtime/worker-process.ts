@@ -1,3 +1,4 @@
+import { createStripePayments } from './stripe-payments.js';
 import pLimit from 'p-limit';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
@@ -42,6 +43,7 @@ export async function startWorker({
     domainRecheckEvery: config.domainRecheckInterval,
     emailDispatchEvery: config.emailDispatchInterval,
     segmentRecomputeEvery: config.segmentRecomputeInterval,
+    billingReportEvery: config.billingReportInterval,
   });
   // One native connection for the worker and the engine (executions start eagerly on it).
   const connection = await connectWorker(temporal);
@@ -115,6 +117,13 @@ export async function startWorker({
       emailDelivery,
       sendRatePerSecond: config.sendRatePerSecond,
       billingOn: Boolean(config.stripe.secretKey),
+      payments: config.stripe.secretKey
+        ? createStripePayments({
+            ...config.stripe,
+            secretKey: config.stripe.secretKey,
+            meterEvent: config.stripeMeterEvent,
+          })
+        : undefined,
       segmentComputeBatchSize: config.segmentComputeBatchSize,
       campaignBatchSize: config.campaignBatchSize,
       campaignWatchSeconds: config.campaignWatchSeconds,

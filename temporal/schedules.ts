@@ -3,6 +3,7 @@ import type { Duration } from '@temporalio/common';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { retryTransient } from './retry-transient.js';
 import {
+  billingUsageScheduleId,
   domainRecheckScheduleId,
   emailDispatchScheduleId,
   segmentRecomputeScheduleId,
@@ -18,11 +19,13 @@ export async function ensureSchedules({
   domainRecheckEvery,
   emailDispatchEvery,
   segmentRecomputeEvery,
+  billingReportEvery,
 }: {
   settings: TemporalSettings;
   domainRecheckEvery: string;
   emailDispatchEvery: string;
   segmentRecomputeEvery: string;
+  billingReportEvery: string;
 }): Promise<void> {
   const connection = await Connection.connect(connectionOptions(settings));
   try {
@@ -42,6 +45,11 @@ export async function ensureSchedules({
         scheduleId: segmentRecomputeScheduleId(settings.taskQueue),
         workflowType: 'recomputeSegments',
         every: segmentRecomputeEvery,
+      },
+      {
+        scheduleId: billingUsageScheduleId(settings.taskQueue),
+        workflowType: 'reportBillingUsage',
+        every: billingReportEvery,
       },
     ];
     for (const { scheduleId, workflowType, every } of schedules) {

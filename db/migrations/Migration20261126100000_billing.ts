@@ -35,6 +35,17 @@ export class Migration20261126100000_billing extends Migration {
       "warned_at" timestamptz null,
       constraint "billing_usage_pkey" primary key ("project_id", "category", "period_start"),
       constraint "billing_usage_project_id_foreign" foreign key ("project_id") references "projects" ("id") on delete cascade);`);
+    // The hours of usage reported to Stripe (one meter event per project, category and hour,
+    // whose identifier Stripe de-duplicates, so a report retried before its row was written
+    // never bills twice).
+    this.addSql(`create table "billing_reports" (
+      "project_id" uuid not null,
+      "category" text not null,
+      "hour" timestamptz not null,
+      "value" int not null,
+      "reported_at" timestamptz not null default now(),
+      constraint "billing_reports_pkey" primary key ("project_id", "category", "hour"),
+      constraint "billing_reports_project_id_foreign" foreign key ("project_id") references "projects" ("id") on delete cascade);`);
     this.addSql(`create table "stripe_events" (
       "id" text not null,
       "type" text not null,
@@ -45,6 +56,7 @@ export class Migration20261126100000_billing extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "stripe_events";`);
+    this.addSql(`drop table if exists "billing_reports";`);
     this.addSql(`drop table if exists "billing_usage";`);
     this.addSql(`drop table if exists "billing_caps";`);
     this.addSql(`drop table if exists "project_billing";`);

@@ -211,3 +211,56 @@ export async function takeFromCap(
   );
   return taken.length === 1;
 }
+
+export interface UnreportedUsage {
+  project_id: string;
+  customer_id: string;
+  category: Exclude<BillingCategory, 'inbound'>;
+  hour: Date;
+  value: number;
+}
+
+/**
+ * The hours in [since, until) with email rows of projects that have a Stripe customer, per
+ * project and category, that no report covers yet (one set-based statement).
+ */
+export async function findUnreportedUsage(
+  sql: Sql,
+  { since, until }: { since: Date; until: Date },
+): Promise<UnreportedUsage[]> {
+  return sql.query<UnreportedUsage>(
+    `WITH usage AS (
+       SELECT e.project_id, b.stripe_customer_id AS customer_id,
+              CASE WHEN e.campaign_id IS NOT NULL THEN 'campaigns'
+                   WHEN e.execution_id IS NOT NULL THEN 'workflows'
+                   ELSE 'transactional' END AS category,
+              date_trunc('hour', e.created_at, 'UTC') AS hour, count(*)::int AS value
+         FROM emails e JOIN project_billing b ON b.project_id = e.project_id
+        WHERE b.stripe_customer_id IS NOT NULL AND e.created_at >= $1 AND e.created_at < $2
+          AND ${COUNTED}
+        GROUP BY 1, 2, 3, 4)
+     SELECT u.* FROM usage u
+      WHERE NOT EXISTS (SELECT 1 FROM billing_reports r
+                         WHERE r.project_id = u.project_id AND r.category = u.category
+                           AND r.hour = u.hour)
+      ORDER BY u.hour, u.project_id, u.category`,
+    [since, until],
+  );
+}
+
+/** Records an hour of a project's usage as reported to Stripe. */
+export async function markUsageReported(
+  sql: Sql,
+  {
+    projectId,
+    category,
+    hour,
+    value,
+  }: { projectId: string; category: string; hour: Date; value: number },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO billing_reports (project_id, category, hour, value) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [projectId, category, hour, value],
+  );
+}

@@ -342,7 +342,11 @@ export async function snapshotRecipients(
            INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
            SELECT $${n + 1}::uuid, c.id,
                   CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
-             FROM contacts c CROSS JOIN LATERAL (SELECT ${SKIP_REASON_SQL('c')} AS reason) r
+             FROM contacts c
+             -- One hash join against the project's suppressions, not a probe per contact.
+             LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = c.email
+             CROSS JOIN LATERAL (SELECT CASE WHEN s.email IS NOT NULL THEN 'suppressed'
+                                             WHEN NOT c.subscribed THEN 'unsubscribed' END AS reason) r
             WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
            ON CONFLICT DO NOTHING
            RETURNING status)

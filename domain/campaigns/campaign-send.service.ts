@@ -112,6 +112,8 @@ export async function snapshotCampaignAudience({
   }
 }
 
+const FIRST_BATCH = 50;
+
 /**
  * Queues the recipients' emails batch by batch (each batch one statement, see
  * queueCampaignBatch) and wakes the delivery lanes after each, until none is left or the campaign
@@ -135,13 +137,11 @@ export async function queueCampaignEmails({
   progress?: (queued: number) => void;
 }): Promise<{ queued: number }> {
   let queued = 0;
+  // A small first batch: the lanes start on the first emails while the rest are queued.
+  let limit = Math.min(batchSize, FIRST_BATCH);
   for (;;) {
-    const batch = await queueCampaignBatch(sql, {
-      campaignId,
-      domainId,
-      deliveryQueue,
-      limit: batchSize,
-    });
+    const batch = await queueCampaignBatch(sql, { campaignId, domainId, deliveryQueue, limit });
+    limit = batchSize;
     if (batch.queued > 0) notifier.queued(deliveryQueue);
     queued += batch.queued;
     progress?.(queued);

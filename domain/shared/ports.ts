@@ -264,6 +264,17 @@ export interface PaymentProvider {
   }): Promise<{ id: string; url: string }>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   listInvoices(input: { customerId: string; limit: number }): Promise<BillingInvoice[]>;
+  /**
+   * Reports usage as a meter event; the provider de-duplicates on `identifier`, so reporting the
+   * same one twice bills once.
+   */
+  reportMeterEvent(input: {
+    customerId: string;
+    value: number;
+    category: string;
+    identifier: string;
+    at: Date;
+  }): Promise<void>;
   /** The event in `rawBody` when `signature` signs it with the webhook secret, recently; else throws. */
   verifyEvent(input: { rawBody: string; signature: string }): PaymentEvent;
 }

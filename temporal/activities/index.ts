@@ -7,11 +7,13 @@ import type {
   EmailDeliverySettings,
   Mailer,
   QueueNotifier,
+  PaymentProvider,
   QueueWakeups,
   WebhookSender,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
 import { createAutomationDispatchActivities } from './automation-dispatch.activities.js';
+import { createBillingActivities } from './billing.activities.js';
 import { createCampaignSendActivities } from './campaign-send.activities.js';
 import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
@@ -42,6 +44,8 @@ export interface ActivityDeps {
   emailDelivery: EmailDeliverySettings;
   /** Billing is on (STRIPE_SECRET_KEY): monthly caps apply to campaigns and workflow mail. */
   billingOn: boolean;
+  /** The payment provider (Stripe); undefined with billing off. */
+  payments: PaymentProvider | undefined;
   /** Each project's send throttle, applied by the delivery lanes. */
   sendRatePerSecond: number;
   /** Contacts per transaction of a segment compute. */
@@ -105,6 +109,7 @@ export function createActivities(deps: ActivityDeps) {
       billingOn: deps.billingOn,
       watchPollMs: 1000,
     }),
+    ...createBillingActivities({ sql: deps.sql, payments: deps.payments }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

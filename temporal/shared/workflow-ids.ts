@@ -10,6 +10,8 @@ export const emailDeliveryWorkflowId = (queue: string): string => `email-deliver
 /** One compute at a time per segment: a second request joins the one that runs. */
 export const segmentComputeWorkflowId = (segmentId: string): string =>
   `segment-compute-${segmentId}`;
+/** One schedule per task queue: usage to Stripe (does nothing with billing off). */
+export const billingUsageScheduleId = (taskQueue: string): string => `billing-usage-${taskQueue}`;
 export const segmentRecomputeScheduleId = (taskQueue: string): string =>
   `segment-recompute-${taskQueue}`;
 export { executionWorkflowId } from '../../domain/automation/execution-ids.pure.js';

@@ -6,6 +6,7 @@ export { emailDelivery } from './email-delivery.workflow.js';
 export { execution } from './execution.workflow.js';
 export { recheckDomains } from './recheck-domains.workflow.js';
 export { recomputeSegments } from './recompute-segments.workflow.js';
+export { reportBillingUsage } from './report-billing-usage.workflow.js';
 export { segmentCompute } from './segment-compute.workflow.js';
 export { sendEmail } from './send-email.workflow.js';
 export { sendSystemEmail } from './send-system-email.workflow.js';

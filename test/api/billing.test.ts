@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
@@ -7,6 +10,7 @@ import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { createCampaign, importContacts, waitForCampaign } from '../helpers/campaigns.js';
 import { createProject, signUp, uniqueEmail } from '../helpers/factories.js';
+import { keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { createClient } from '../helpers/http.js';
 import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -22,19 +26,60 @@ import {
 
 const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, '')}`;
 
+/** What reached Stripe: every request, on its way to stripe-mock through a recording proxy. */
+const stripeRequests: { method: string; path: string; body: URLSearchParams }[] = [];
+
+/** A proxy in front of the run's stripe-mock that keeps every request it forwards. */
+async function recordingProxy(target: string): Promise<{ url: string; close: () => void }> {
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      stripeRequests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body: new URLSearchParams(body.toString()),
+      });
+      const forward = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => res.writeHead(502).end());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
 let dns: DnsServer;
 let stack: TestStack;
 let stop: (() => Promise<void>) | undefined;
+let proxy: { url: string; close: () => void } | undefined;
 beforeAll(async () => {
+  proxy = await recordingProxy(inject('stack').stripeApiBase);
   ({ dns, stack, stop } = await startSendingStack({
     STRIPE_SECRET_KEY: 'sk_test_mailwright',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PRICE_ID: 'price_mailwright',
-    STRIPE_API_BASE: inject('stack').stripeApiBase,
+    STRIPE_API_BASE: proxy.url,
   }));
 });
 afterAll(async () => {
   await stop?.();
+  proxy?.close();
 });
 
 const billing = (projectId: string, what: string) => `/users/@me/projects/${projectId}/${what}`;
@@ -278,6 +323,88 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(over.steps[0]!.error).toMatch(/workflows cap of 1/);
     expect(await emailCount(project.id)).toBe(1);
   });
+
+  it('reports each finished hour of usage to Stripe once, as a meter event with a stable identifier', async () => {
+    const { project, sk, domain } = await sender();
+    const checkout = await stack.api.post(billing(project.id, 'checkout'), sk);
+    expect(checkout.status, checkout.text).toBe(200);
+    const send = await stack.api.post('/v1/send', {
+      ...sk,
+      body: {
+        to: ['u1@example.com', 'u2@example.com', 'u3@example.com'],
+        subject: 'Usage',
+        body: '<p>b</p>',
+        from: `a@${domain}`,
+      },
+    });
+    expect(send.status, send.text).toBe(200);
+    // Accepted two hours ago: a finished hour, due for its report.
+    const hour = await withDatabase(async (db) => {
+      await db.query(
+        `UPDATE emails SET created_at = created_at - interval '2 hours' WHERE project_id = $1`,
+        [project.id],
+      );
+      const { rows } = await db.query(
+        `SELECT date_trunc('hour', min(created_at), 'UTC') AS hour FROM emails WHERE project_id = $1`,
+        [project.id],
+      );
+      return rows[0].hour as Date;
+    });
+    const identifier = `mailwright-${project.id}-transactional-${hour.toISOString()}`;
+    const meterEvents = () =>
+      stripeRequests.filter(
+        (r) => r.path === '/v1/billing/meter_events' && r.body.get('identifier') === identifier,
+      );
+
+    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+    try {
+      const client = new TemporalClient({ connection });
+      const schedule = client.schedule.getHandle(`billing-usage-${stack.env.TEMPORAL_TASK_QUEUE}`);
+      const completedRuns = async () => {
+        let n = 0;
+        for await (const _run of client.workflow.list({
+          query: `WorkflowType = 'reportBillingUsage' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
+        }))
+          n += 1;
+        return n;
+      };
+      const runAndWait = async (runs: number) => {
+        await schedule.trigger();
+        const deadline = Date.now() + 60_000;
+        while ((await completedRuns()) < runs) {
+          expect(Date.now(), 'the report never completed').toBeLessThan(deadline);
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      };
+
+      await runAndWait(1);
+      expect(meterEvents()).toHaveLength(1);
+      const [event] = meterEvents();
+      expect(event!.body.get('event_name')).toBe('mailwright_emails');
+      expect(event!.body.get('payload[value]')).toBe('3');
+      expect(event!.body.get('payload[category]')).toBe('transactional');
+      expect(event!.body.get('payload[stripe_customer_id]')).toMatch(/^cus_/);
+
+      // Reported: the next run sends nothing for that hour.
+      await runAndWait(2);
+      expect(meterEvents()).toHaveLength(1);
+      // A report that died before recording its row sends the same identifier again, which
+      // Stripe counts once.
+      await withDatabase((db) =>
+        db.query('DELETE FROM billing_reports WHERE project_id = $1', [project.id]),
+      );
+      await runAndWait(3);
+      expect(meterEvents()).toHaveLength(2);
+      expect(meterEvents()[1]!.body.get('payload[value]')).toBe('3');
+      await keepHistoryOfCompletedRun(
+        'report-billing-usage',
+        'reportBillingUsage',
+        stack.env.TEMPORAL_TASK_QUEUE as string,
+      );
+    } finally {
+      await connection.close();
+    }
+  }, 240_000);
 
   it('refuses bad caps with 422 and changes nothing', async () => {
     const { project, sk } = await projectFixture(stack.api);

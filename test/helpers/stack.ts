@@ -65,6 +65,8 @@ export async function startStack({
     // Every file's worker would recompute every tracked segment in the shared database; the file
     // that tests the schedule triggers its own once.
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
+    // Usage reports to Stripe: the billing file triggers its own.
+    BILLING_REPORT_INTERVAL: '8760h',
     ...extra,
   };
 

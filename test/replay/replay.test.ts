@@ -27,6 +27,7 @@ const WORKFLOWS = [
   'execution.webhook-failed',
   'recheck-domains',
   'recompute-segments',
+  'report-billing-usage',
   'segment-compute',
   'send-email',
   'send-system-email',

@@ -78,6 +78,7 @@ async function runWorker<T>(
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
         sendRatePerSecond: 50,
         billingOn: false,
+        payments: undefined,
         campaignWatchSeconds: 600,
         segmentComputeBatchSize: 1000,
         campaignBatchSize: 1000,
