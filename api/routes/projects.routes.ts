@@ -126,12 +126,14 @@ export const projectRoutes = () => [
   defineRoute({
     method: 'get',
     path: '/projects/:id/setup-state',
-    summary: 'Onboarding checklist',
+    summary:
+      'Onboarding checklist: owner verified, team, domain, template, contact, first send, workflow, campaign (and subscription with billing on)',
     tag: 'Projects',
     auth: 'projectPath',
     params: projectIdParams,
     response: setupStateView,
-    handler: async ({ em, params }) => projectSetupState({ em, projectId: params.id }),
+    handler: async ({ sql, deps, params }) =>
+      projectSetupState({ sql, projectId: params.id, billingOn: Boolean(deps.billing.payments) }),
   }),
   defineRoute({
     method: 'get',

@@ -58,7 +58,13 @@ export const setupStateView = z.object({
   steps: z.object({
     ownerEmailVerified: z.boolean(),
     teamInvited: z.boolean(),
+    domainVerified: z.boolean(),
+    templateCreated: z.boolean(),
+    contactAdded: z.boolean(),
     emailSent: z.boolean(),
+    workflowEnabled: z.boolean(),
+    campaignSent: z.boolean(),
+    billingSubscribed: z.boolean().optional().meta({ description: 'Only when billing is on' }),
   }),
   completed: z.boolean(),
 });

@@ -96,3 +96,39 @@ export async function sendingHealth(
   );
   return row;
 }
+
+export interface SetupFacts {
+  owner_email_verified: boolean;
+  team_invited: boolean;
+  domain_verified: boolean;
+  template_created: boolean;
+  contact_added: boolean;
+  email_sent: boolean;
+  workflow_enabled: boolean;
+  campaign_sent: boolean;
+  billing_subscribed: boolean;
+}
+
+/** Whether the project went through each onboarding step, in one statement of EXISTS probes. */
+export async function findSetupFacts(
+  sql: Sql,
+  { projectId }: { projectId: string },
+): Promise<SetupFacts> {
+  const [row] = await sql.query<SetupFacts>(
+    `SELECT
+       EXISTS (SELECT 1 FROM project_members m JOIN users u ON u.id = m.user_id
+                WHERE m.project_id = $1 AND m.role = 'OWNER' AND u.email_verified_at IS NOT NULL)
+         AS owner_email_verified,
+       (SELECT count(*) FROM project_members WHERE project_id = $1) > 1 AS team_invited,
+       EXISTS (SELECT 1 FROM domains WHERE project_id = $1 AND status = 'VERIFIED') AS domain_verified,
+       EXISTS (SELECT 1 FROM templates WHERE project_id = $1) AS template_created,
+       EXISTS (SELECT 1 FROM contacts WHERE project_id = $1) AS contact_added,
+       EXISTS (SELECT 1 FROM emails WHERE project_id = $1 AND sent_at IS NOT NULL) AS email_sent,
+       EXISTS (SELECT 1 FROM workflows WHERE project_id = $1 AND enabled) AS workflow_enabled,
+       EXISTS (SELECT 1 FROM campaigns WHERE project_id = $1 AND status = 'SENT') AS campaign_sent,
+       EXISTS (SELECT 1 FROM project_billing WHERE project_id = $1 AND plan = 'PAID')
+         AS billing_subscribed`,
+    [projectId],
+  );
+  return row!;
+}

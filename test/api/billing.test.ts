@@ -406,6 +406,84 @@ describe('billing with Stripe (stripe-mock)', () => {
     }
   }, 240_000);
 
+  it('walks the setup-state through every onboarding step, the subscription included', async () => {
+    const { owner, project, sk } = await projectFixture(stack.api);
+    const state = async () =>
+      (await stack.api.get(`/projects/${project.id}/setup-state`, sk)).body as {
+        steps: Record<string, boolean>;
+        completed: boolean;
+      };
+    expect(await state()).toEqual({
+      projectId: project.id,
+      steps: {
+        ownerEmailVerified: false,
+        teamInvited: false,
+        domainVerified: false,
+        templateCreated: false,
+        contactAdded: false,
+        emailSent: false,
+        workflowEnabled: false,
+        campaignSent: false,
+        billingSubscribed: false,
+      },
+      completed: false,
+    });
+
+    const verification = await stack.smtp.waitFor((m) => m.to.includes(owner.email));
+    const token = /\/auth\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(
+      verification.parsed.text ?? '',
+    )?.[1];
+    expect((await stack.api.post('/auth/verify-email', { body: { token } })).status).toBe(200);
+    const member = await signUp(stack.api, 'mate');
+    await stack.api.post(`/projects/${project.id}/members`, {
+      cookie: owner.cookie,
+      body: { email: member.email, role: 'MEMBER' },
+    });
+    const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('setup'));
+    const template = await stack.api.post('/templates', {
+      ...sk,
+      body: {
+        name: 'T',
+        subject: 'S',
+        body: '<p>b</p>',
+        type: 'TRANSACTIONAL',
+        from: `a@${domain}`,
+      },
+    });
+    expect(template.status, template.text).toBe(201);
+    const to = uniqueEmail('first');
+    const sent = await stack.api.post('/v1/send', {
+      ...sk,
+      body: { to, subject: 'First', body: '<p>b</p>', from: `a@${domain}` },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    await stack.smtp.waitFor((m) => m.to.includes(to.toLowerCase()));
+    await buildWorkflow(stack.api, sk, {
+      steps: { note: { type: 'UPDATE_CONTACT', config: { data: { welcomed: true } } } },
+    });
+    const campaign = await createCampaign(stack.api, sk, {
+      name: 'First',
+      subject: 'Hello',
+      body: '<p>Hi</p>',
+      from: `news@${domain}`,
+      audienceType: 'ALL',
+    });
+    expect((await stack.api.post(`/campaigns/${campaign.id}/send`, sk)).status).toBe(200);
+    await waitForCampaign(stack.api, sk, campaign.id);
+    const before = await state();
+    expect(before.steps.billingSubscribed).toBe(false);
+    expect(before.completed).toBe(false);
+
+    const completed = signedEvent('checkout.session.completed', {
+      client_reference_id: project.id,
+      customer: `cus_${randomUUID().slice(0, 12)}`,
+    });
+    expect((await postWebhook(completed.payload, completed.signature)).status).toBe(200);
+    const after = await state();
+    expect(Object.entries(after.steps).filter(([, done]) => !done)).toEqual([]);
+    expect(after.completed).toBe(true);
+  }, 120_000);
+
   it('refuses bad caps with 422 and changes nothing', async () => {
     const { project, sk } = await projectFixture(stack.api);
     for (const body of [{ transactional: -1 }, { transactional: 1.5 }, { unknown: 3 }]) {
