@@ -16,6 +16,7 @@ import { verifyRoutes } from './verify.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
+import { insightRoutes } from './insights.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { projectRoutes } from './projects.routes.js';
 import { userRoutes } from './users.routes.js';
@@ -37,6 +38,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...workflowRoutes(),
     ...workflowExecutionRoutes(),
     ...campaignRoutes(),
+    ...insightRoutes(),
     ...eventRoutes(),
     ...domainRoutes(),
     ...templateRoutes(),

@@ -131,6 +131,15 @@ const IMPLEMENTED = [
   'PUT /users/@me/projects/{id}/billing-limits',
   'GET /users/@me/projects/{id}/billing-consumption',
   'GET /users/@me/projects/{id}/billing-invoices',
+  'GET /activity',
+  'GET /activity/stats',
+  'GET /activity/recent-count',
+  'GET /activity/types',
+  'GET /activity/upcoming',
+  'GET /analytics/timeseries',
+  'GET /analytics/top-campaigns',
+  'GET /analytics/campaign-stats',
+  'GET /analytics/top-events',
 ];
 
 describe('OpenAPI document and reference page', () => {

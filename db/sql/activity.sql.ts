@@ -1,0 +1,171 @@
+import type { Sql } from './sql.js';
+
+export interface ActivityRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  contact_id: string;
+  contact_email: string | null;
+  data: Record<string, unknown>;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  workflow_id: string | null;
+  workflow_name: string | null;
+}
+
+export interface ActivityFilter {
+  projectId: string;
+  /** Event names of the activity types asked for. */
+  names: string[];
+  from?: Date;
+  to?: Date;
+  contactId?: string;
+  campaignId?: string;
+}
+
+/** The WHERE clause of a feed query over `events e`, with only the filters given. */
+function feedWhere(filter: ActivityFilter, params: unknown[]): string {
+  const add = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const clauses = [
+    `e.project_id = ${add(filter.projectId)}`,
+    `e.name = ANY(${add(filter.names)}::text[])`,
+  ];
+  if (filter.from) clauses.push(`e.created_at >= ${add(filter.from)}`);
+  if (filter.to) clauses.push(`e.created_at < ${add(filter.to)}`);
+  if (filter.contactId) clauses.push(`e.contact_id = ${add(filter.contactId)}::uuid`);
+  if (filter.campaignId) clauses.push(`e.data ->> 'campaignId' = ${add(filter.campaignId)}`);
+  return clauses.join(' AND ');
+}
+
+/**
+ * A page of the feed, newest first: events ids are UUIDv7 (time-ordered), so the keyset is the
+ * id alone. Each item comes with its contact's address and its campaign's or workflow's name.
+ */
+export async function listActivityRows(
+  sql: Sql,
+  { beforeId, limit, ...filter }: ActivityFilter & { beforeId?: string; limit: number },
+): Promise<ActivityRow[]> {
+  const params: unknown[] = [];
+  let where = feedWhere(filter, params);
+  if (beforeId) {
+    params.push(beforeId);
+    where += ` AND e.id < $${params.length}::uuid`;
+  }
+  params.push(limit);
+  return sql.query<ActivityRow>(
+    `SELECT e.id, e.name, e.created_at, e.contact_id, c.email AS contact_email, e.data,
+            cp.id AS campaign_id, cp.name AS campaign_name, w.id AS workflow_id, w.name AS workflow_name
+       FROM (SELECT * FROM events e WHERE ${where} ORDER BY e.id DESC LIMIT $${params.length}) e
+       LEFT JOIN contacts c ON c.id = e.contact_id
+       LEFT JOIN campaigns cp ON cp.project_id = e.project_id AND cp.id::text = e.data ->> 'campaignId'
+       LEFT JOIN workflows w ON w.project_id = e.project_id AND w.id::text = e.data ->> 'workflowId'
+      ORDER BY e.id DESC`,
+    params,
+  );
+}
+
+export async function countActivity(sql: Sql, filter: ActivityFilter): Promise<number> {
+  const params: unknown[] = [];
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM events e WHERE ${feedWhere(filter, params)}`,
+    params,
+  );
+  return row?.n ?? 0;
+}
+
+/** Counts per event name of `names` in [from, to). */
+export async function countByName(
+  sql: Sql,
+  { projectId, names, from, to }: { projectId: string; names: string[]; from: Date; to: Date },
+): Promise<Record<string, number>> {
+  const rows = await sql.query<{ name: string; n: number }>(
+    `SELECT name, count(*)::int AS n FROM events
+      WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
+      GROUP BY name`,
+    [projectId, names, from, to],
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, r.n]));
+}
+
+/** The names among `names` that the project has at least one event of. */
+export async function namesPresent(
+  sql: Sql,
+  { projectId, names }: { projectId: string; names: string[] },
+): Promise<string[]> {
+  const rows = await sql.query<{ name: string }>(
+    `SELECT n AS name FROM unnest($2::text[]) AS n
+      WHERE EXISTS (SELECT 1 FROM events WHERE project_id = $1 AND name = n)`,
+    [projectId, names],
+  );
+  return rows.map((r) => r.name);
+}
+
+export interface UpcomingCampaignRow {
+  id: string;
+  name: string;
+  scheduled_at: Date;
+}
+
+export async function listScheduledCampaigns(
+  sql: Sql,
+  { projectId, limit }: { projectId: string; limit: number },
+): Promise<UpcomingCampaignRow[]> {
+  return sql.query<UpcomingCampaignRow>(
+    `SELECT id, name, scheduled_at FROM campaigns
+      WHERE project_id = $1 AND status = 'SCHEDULED'
+      ORDER BY scheduled_at, id LIMIT $2`,
+    [projectId, limit],
+  );
+}
+
+export interface UpcomingExecutionRow {
+  id: string;
+  workflow_id: string;
+  workflow_name: string;
+  contact_id: string;
+  contact_email: string;
+  current_step_id: string | null;
+  step_type: string | null;
+  waiting_since: Date | null;
+  wakes_at: Date | null;
+}
+
+/**
+ * The project's WAITING executions, the soonest to wake first: a DELAY wakes when its time is
+ * up, a WAIT_FOR_EVENT at its timeout (or with its event; without a timeout it has no time).
+ * The step's config comes from the graph the execution runs.
+ */
+export async function listWaitingExecutions(
+  sql: Sql,
+  { projectId, limit }: { projectId: string; limit: number },
+): Promise<UpcomingExecutionRow[]> {
+  return sql.query<UpcomingExecutionRow>(
+    `SELECT x.id, x.workflow_id, w.name AS workflow_name, x.contact_id, c.email AS contact_email,
+            x.current_step_id, st.s ->> 'type' AS step_type, es.started_at AS waiting_since,
+            CASE st.s ->> 'type'
+              WHEN 'DELAY' THEN es.started_at + make_interval(secs =>
+                (st.s -> 'config' ->> 'amount')::float8 *
+                CASE st.s -> 'config' ->> 'unit' WHEN 'seconds' THEN 1 WHEN 'minutes' THEN 60
+                     WHEN 'hours' THEN 3600 ELSE 86400 END)
+              WHEN 'WAIT_FOR_EVENT' THEN es.started_at + make_interval(secs =>
+                (st.s -> 'config' ->> 'timeoutSeconds')::float8)
+            END AS wakes_at
+       FROM executions x
+       JOIN workflows w ON w.id = x.workflow_id
+       JOIN contacts c ON c.id = x.contact_id
+       JOIN workflow_graphs g ON g.id = x.graph_id
+       CROSS JOIN LATERAL (
+         SELECT jsonb_path_query_first(g.graph, '$.steps[*] ? (@.id == $id)',
+                                       jsonb_build_object('id', x.current_step_id::text)) AS s) st
+       LEFT JOIN LATERAL (
+         SELECT started_at FROM execution_steps
+          WHERE execution_id = x.id AND step_id = x.current_step_id
+          ORDER BY seq DESC LIMIT 1) es ON true
+      WHERE x.project_id = $1 AND x.status = 'WAITING'
+      ORDER BY wakes_at NULLS LAST, x.id LIMIT $2`,
+    [projectId, limit],
+  );
+}

@@ -1,0 +1,104 @@
+import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
+import type { Sql } from './sql.js';
+
+/**
+ * Counts per bucket and event name of `names` in [from, to), every bucket of the window present
+ * (empty ones with no counts), buckets cut in UTC whatever the session's time zone.
+ */
+export async function eventTimeseries(
+  sql: Sql,
+  {
+    projectId,
+    names,
+    from,
+    to,
+    granularity,
+  }: { projectId: string; names: string[]; from: Date; to: Date; granularity: Granularity },
+): Promise<{ bucket: Date; counts: Record<string, number> }[]> {
+  return sql.query(
+    `WITH buckets AS (
+       SELECT generate_series(date_trunc($5, $3::timestamptz AT TIME ZONE 'UTC'),
+                              ($4::timestamptz AT TIME ZONE 'UTC') - interval '1 microsecond',
+                              ('1 ' || $5)::interval) AS bucket),
+     counts AS (
+       SELECT date_trunc($5, created_at AT TIME ZONE 'UTC') AS bucket, name, count(*)::int AS n
+         FROM events
+        WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
+        GROUP BY 1, 2)
+     SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
+            coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
+       FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
+      GROUP BY b.bucket ORDER BY b.bucket`,
+    [projectId, names, from, to, granularity],
+  );
+}
+
+export interface CampaignFiguresRow {
+  id: string;
+  name: string;
+  status: string;
+  started_at: Date | null;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+  unsubscribed: number;
+}
+
+const FIGURES = `count(sent_at)::int AS sent,
+  count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
+  count(opened_at)::int AS opened, count(clicked_at)::int AS clicked,
+  count(bounced_at)::int AS bounced, count(complained_at)::int AS complained,
+  count(unsubscribed_at)::int AS unsubscribed`;
+
+const METRIC_ORDER: Record<CampaignMetric, string> = {
+  sent: 'f.sent',
+  openRate: 'f.opened::float8 / f.sent',
+  clickRate: 'f.clicked::float8 / f.sent',
+};
+
+/** The campaigns that sent mail, best first by `metric`, with their figures from the email rows. */
+export async function topCampaigns(
+  sql: Sql,
+  { projectId, metric, limit }: { projectId: string; metric: CampaignMetric; limit: number },
+): Promise<CampaignFiguresRow[]> {
+  return sql.query<CampaignFiguresRow>(
+    `SELECT c.id, c.name, c.status, c.started_at, f.*
+       FROM campaigns c
+       CROSS JOIN LATERAL (SELECT ${FIGURES} FROM emails WHERE campaign_id = c.id) f
+      WHERE c.project_id = $1 AND f.sent > 0
+      ORDER BY ${METRIC_ORDER[metric]} DESC, c.started_at DESC, c.id LIMIT $2`,
+    [projectId, limit],
+  );
+}
+
+/** Every campaign that began sending (newest first), with its figures from the email rows. */
+export async function campaignBreakdown(
+  sql: Sql,
+  { projectId, limit }: { projectId: string; limit: number },
+): Promise<CampaignFiguresRow[]> {
+  return sql.query<CampaignFiguresRow>(
+    `SELECT c.id, c.name, c.status, c.started_at, f.*
+       FROM campaigns c
+       CROSS JOIN LATERAL (SELECT ${FIGURES} FROM emails WHERE campaign_id = c.id) f
+      WHERE c.project_id = $1 AND c.started_at IS NOT NULL
+      ORDER BY c.started_at DESC, c.id LIMIT $2`,
+    [projectId, limit],
+  );
+}
+
+/** The most frequent names the project tracked itself (not the service's own) in [from, to). */
+export async function topCustomEvents(
+  sql: Sql,
+  { projectId, from, to, limit }: { projectId: string; from: Date; to: Date; limit: number },
+): Promise<{ name: string; count: number }[]> {
+  return sql.query(
+    `SELECT name, count(*)::int AS count FROM events
+      WHERE project_id = $1 AND created_at >= $2 AND created_at < $3
+        AND name !~ '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$)'
+      GROUP BY name ORDER BY count DESC, name LIMIT $4`,
+    [projectId, from, to, limit],
+  );
+}
