@@ -11,11 +11,14 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createDnsResolver } from './dns-resolver.js';
 import { createTextFetcher } from './fetch-text.js';
+import { startInboundSmtp } from './inbound-smtp.js';
 import { createPgRateLimiter } from './pg-rate-limiter.js';
 
 export interface ApiHandle {
   server: Server;
   port: number;
+  /** The inbound SMTP receiver's port, when it runs. */
+  inboundPort?: number;
   close(): Promise<void>;
 }
 
@@ -25,12 +28,15 @@ export async function startApi({
   orm,
   databaseUrl,
   temporal,
+  inboundPort = config.inbound.port,
 }: {
   config: Config;
   logger: Logger;
   orm: Orm;
   databaseUrl: string;
   temporal: TemporalSettings;
+  /** Where the inbound SMTP receiver listens; none without one. */
+  inboundPort?: number;
 }): Promise<ApiHandle> {
   const engine = TemporalWorkflowEngine.create(temporal);
   // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
@@ -73,10 +79,28 @@ export async function startApi({
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const inbound =
+    inboundPort === undefined
+      ? undefined
+      : await startInboundSmtp({
+          deps: {
+            sql: createSql(pool),
+            dataDir: config.dataDir,
+            dispatch: { queue: config.temporal.taskQueue, dispatchNotifier },
+            billingOn: Boolean(config.stripe.secretKey),
+          },
+          host: config.host,
+          port: inboundPort,
+          maxBytes: config.inbound.maxBytes,
+          logger,
+        });
+  if (inbound) logger.info({ port: inbound.port }, 'inbound smtp listening');
   return {
     server,
     port,
+    inboundPort: inbound?.port,
     close: async () => {
+      await inbound?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -59,6 +59,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
     .default('5m'),
+  // The inbound SMTP receiver: off unless a port is set (`npm start` turns it on at 2525).
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  INBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   // How often usage is reported to Stripe as meter events (with billing on).
   BILLING_REPORT_INTERVAL: z
     .string()
@@ -127,6 +135,7 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
+  inbound: { port?: number; maxBytes: number };
   stripeMeterEvent: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
@@ -224,6 +233,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
     billingReportInterval: env.BILLING_REPORT_INTERVAL,
+    inbound: { port: env.INBOUND_SMTP_PORT, maxBytes: env.INBOUND_MAX_BYTES },
     stripeMeterEvent: env.STRIPE_METER_EVENT,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,

@@ -9,11 +9,14 @@ import { startEmbeddedPostgres } from './embedded/postgres.js';
 import { startSmtpSink } from './embedded/smtp-sink.js';
 import { findOrBuildTemporalCli } from './embedded/temporal-cli.js';
 import { startTemporalDevServer } from './embedded/temporal-server.js';
+import { portIsFree } from './embedded/free-port.js';
 import { printWelcome, rememberFirstAccount } from './first-run.js';
 import { createLogger } from './logger.js';
 import { installTemporalRuntime, onShutdown } from './shutdown.js';
 import { temporalSettings } from './temporal-settings.js';
 import { startWorker } from './worker-process.js';
+
+const DEFAULT_INBOUND_PORT = 2525;
 
 installTemporalRuntime();
 const config = await loadConfig();
@@ -73,7 +76,14 @@ try {
   const temporal = temporalSettings(config, temporalAddress);
   const worker = await startWorker({ config, logger, orm, temporal, smtpUrl, databaseUrl });
   stops.push(worker.close);
-  const api = await startApi({ config, logger, orm, databaseUrl, temporal });
+  // The embedded default receives mail too (INBOUND_SMTP_PORT, else 2525 when it is free).
+  let inboundPort = config.inbound.port;
+  if (inboundPort === undefined) {
+    if (await portIsFree(DEFAULT_INBOUND_PORT, config.host)) inboundPort = DEFAULT_INBOUND_PORT;
+    else say(`Port ${DEFAULT_INBOUND_PORT} is taken: inbound mail is off (set INBOUND_SMTP_PORT).`);
+  }
+  const api = await startApi({ config, logger, orm, databaseUrl, temporal, inboundPort });
+  if (api.inboundPort) say(`Inbound mail: SMTP on port ${api.inboundPort}`);
   stops.push(api.close);
 
   printWelcome({

@@ -188,18 +188,25 @@ export async function takeFromCap(
     cap,
   }: {
     projectId: string;
-    category: Exclude<BillingCategory, 'inbound'>;
+    category: BillingCategory;
     start: string;
     end: Date;
     count: number;
     cap: number;
   },
 ): Promise<boolean> {
+  // Mail received is counted in events, mail sent in email rows.
+  const counted =
+    category === 'inbound'
+      ? `SELECT count(*)::int FROM events e
+          WHERE e.project_id = $1 AND e.name = 'email.received'
+            AND e.created_at >= $3::date AND e.created_at < $4`
+      : `SELECT count(*)::int FROM emails e
+          WHERE e.project_id = $1 AND e.created_at >= $3::date AND e.created_at < $4
+            AND ${COUNTED} AND ${EMAIL_CATEGORY[category]}`;
   await tx.query(
     `INSERT INTO billing_usage (project_id, category, period_start, used)
-     SELECT $1, $2, $3::date, count(*)::int FROM emails e
-      WHERE e.project_id = $1 AND e.created_at >= $3::date AND e.created_at < $4
-        AND ${COUNTED} AND ${EMAIL_CATEGORY[category]}
+     SELECT $1, $2, $3::date, (${counted})
      ON CONFLICT DO NOTHING`,
     [projectId, category, start, end],
   );

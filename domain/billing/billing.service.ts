@@ -184,7 +184,7 @@ export async function chargeCap({
   tx: Sql;
   billingOn: boolean;
   projectId: string;
-  category: Exclude<BillingCategory, 'inbound'>;
+  category: BillingCategory;
   count: number;
   now?: Date;
 }): Promise<void> {

@@ -13,6 +13,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be listened on at `host` now. */
+export function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
 export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {

@@ -34,7 +34,11 @@ export async function startStripeMock({
   log: (line: string) => void;
 }): Promise<{ apiBase: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(binary, ['-http-addr', `127.0.0.1:${port}`], {
+  // Given only an HTTP address it still opens HTTPS on its default port (12112); a second free
+  // port keeps two runs on one machine apart.
+  const httpsPort = await freePort();
+  const args = ['-http-addr', `127.0.0.1:${port}`, '-https-addr', `127.0.0.1:${httpsPort}`];
+  const child = spawn(binary, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';

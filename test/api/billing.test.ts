@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import nodemailer from 'nodemailer';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
@@ -68,9 +69,12 @@ let dns: DnsServer;
 let stack: TestStack;
 let stop: (() => Promise<void>) | undefined;
 let proxy: { url: string; close: () => void } | undefined;
+let inboundPort: number;
 beforeAll(async () => {
   proxy = await recordingProxy(inject('stack').stripeApiBase);
+  inboundPort = await freePort();
   ({ dns, stack, stop } = await startSendingStack({
+    INBOUND_SMTP_PORT: String(inboundPort),
     STRIPE_SECRET_KEY: 'sk_test_mailwright',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PRICE_ID: 'price_mailwright',
@@ -484,6 +488,27 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(after.completed).toBe(true);
   }, 120_000);
 
+  it('refuses inbound mail past the inbound cap at DATA, and counts what it kept', async () => {
+    const { project, sk, domain } = await sender();
+    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { inbound: 1 } });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: inboundPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    try {
+      const mail = (subject: string) =>
+        transport.sendMail({ from: 'carol@example.com', to: `help@${domain}`, subject, text: 'x' });
+      expect((await mail('First')).accepted).toHaveLength(1);
+      await expect(mail('Second')).rejects.toMatchObject({ responseCode: 550 });
+    } finally {
+      transport.close();
+    }
+    const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(consumption.body.categories.inbound).toEqual({ used: 1, cap: 1 });
+  });
+
   it('refuses bad caps with 422 and changes nothing', async () => {
     const { project, sk } = await projectFixture(stack.api);
     for (const body of [{ transactional: -1 }, { transactional: 1.5 }, { unknown: 3 }]) {
@@ -507,9 +532,14 @@ describe('billing with Stripe (stripe-mock)', () => {
       (await stack.api.get(billing(project.id, 'billing-consumption'), sk)).body;
 
     const bad = signedEvent('checkout.session.completed', { client_reference_id: project.id });
-    expect((await postWebhook(bad.payload, bad.signature.replace(/v1=\w/, 'v1=0'))).status).toBe(
-      400,
-    );
+    expect(
+      (
+        await postWebhook(
+          bad.payload,
+          bad.signature.replace(/v1=(\w)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`),
+        )
+      ).status,
+    ).toBe(400);
     const stale = signedEvent(
       'checkout.session.completed',
       { client_reference_id: project.id },
@@ -549,6 +579,7 @@ describe('billing with Stripe (stripe-mock)', () => {
     const port = await freePort();
     const env = { ...stack.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
     delete (env as Record<string, string | undefined>).STRIPE_SECRET_KEY;
+    delete (env as Record<string, string | undefined>).INBOUND_SMTP_PORT; // the first API has it
     const api = runEntryPoint('runtime/api.ts', env);
     try {
       await api.waitForOutput(/"msg":"api listening"/, 90_000);
