@@ -5,11 +5,9 @@
 // process against the same database. Prints medians and ratios (floor time / our time).
 // Settings: BENCH_CONTACTS (1000000), BENCH_EVENTS (3000000), BENCH_REPEAT (7).
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { newId } from '../domain/shared/ids.js';
+import { copyRows } from './lib/copy.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -30,25 +28,6 @@ const time = async <T>(work: () => Promise<T>): Promise<[number, T]> => {
   const result = await work();
   return [performance.now() - started, result];
 };
-
-async function copyRows(client: pg.Client, statement: string, rows: () => Iterable<string>) {
-  await pipeline(
-    Readable.from(
-      (function* () {
-        let chunk = '';
-        for (const row of rows()) {
-          chunk += row;
-          if (chunk.length > 1 << 16) {
-            yield chunk;
-            chunk = '';
-          }
-        }
-        if (chunk) yield chunk;
-      })(),
-    ),
-    client.query(copyFrom(statement)),
-  );
-}
 
 /** Contacts with varied data (plan, age, country, signup date) and events over 90 days. */
 async function seed(client: pg.Client, projectId: string): Promise<void> {

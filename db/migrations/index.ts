@@ -11,6 +11,7 @@ import { Migration20261123100000_segments } from './Migration20261123100000_segm
 import { Migration20261124100000_automation } from './Migration20261124100000_automation.js';
 import { Migration20261125100000_campaigns } from './Migration20261125100000_campaigns.js';
 import { Migration20261126100000_billing } from './Migration20261126100000_billing.js';
+import { Migration20261127100000_insights } from './Migration20261127100000_insights.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124100000_automation', class: Migration20261124100000_automation },
   { name: 'Migration20261125100000_campaigns', class: Migration20261125100000_campaigns },
   { name: 'Migration20261126100000_billing', class: Migration20261126100000_billing },
+  { name: 'Migration20261127100000_insights', class: Migration20261127100000_insights },
 ];

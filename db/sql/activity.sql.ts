@@ -36,7 +36,10 @@ function feedWhere(filter: ActivityFilter, params: unknown[]): string {
   if (filter.from) clauses.push(`e.created_at >= ${add(filter.from)}`);
   if (filter.to) clauses.push(`e.created_at < ${add(filter.to)}`);
   if (filter.contactId) clauses.push(`e.contact_id = ${add(filter.contactId)}::uuid`);
-  if (filter.campaignId) clauses.push(`e.data ->> 'campaignId' = ${add(filter.campaignId)}`);
+  // `data ? 'campaignId'` lets the planner use events_campaign_index (its predicate).
+  if (filter.campaignId) {
+    clauses.push(`e.data ? 'campaignId' AND e.data ->> 'campaignId' = ${add(filter.campaignId)}`);
+  }
   return clauses.join(' AND ');
 }
 

@@ -1,9 +1,19 @@
 import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
 import type { Sql } from './sql.js';
 
+const BUCKET_MS: Record<Granularity, number> = {
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+};
+/** Up to this many bucket-and-name counts, each is its own index range count. */
+const RANGE_COUNTS_MAX = 2_500;
+
 /**
- * Counts per bucket and event name of `names` in [from, to), every bucket of the window present
- * (empty ones with no counts), buckets cut in UTC whatever the session's time zone.
+ * Counts per bucket and event name of `names` in [from, to), every bucket of the window present,
+ * buckets cut in UTC whatever the session's time zone. A window of few buckets counts each
+ * bucket and name with an index-only range count on (project_id, name, created_at); a long one
+ * (hours over months) groups the window's rows once instead.
  */
 export async function eventTimeseries(
   sql: Sql,
@@ -15,22 +25,34 @@ export async function eventTimeseries(
     granularity,
   }: { projectId: string; names: string[]; from: Date; to: Date; granularity: Granularity },
 ): Promise<{ bucket: Date; counts: Record<string, number> }[]> {
-  return sql.query(
-    `WITH buckets AS (
+  const buckets = `buckets AS (
        SELECT generate_series(date_trunc($5, $3::timestamptz AT TIME ZONE 'UTC'),
                               ($4::timestamptz AT TIME ZONE 'UTC') - interval '1 microsecond',
-                              ('1 ' || $5)::interval) AS bucket),
-     counts AS (
-       SELECT date_trunc($5, created_at AT TIME ZONE 'UTC') AS bucket, name, count(*)::int AS n
-         FROM events
-        WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
-        GROUP BY 1, 2)
-     SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
-            coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
-       FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
-      GROUP BY b.bucket ORDER BY b.bucket`,
-    [projectId, names, from, to, granularity],
-  );
+                              ('1 ' || $5)::interval) AS bucket)`;
+  const rangeCounts =
+    ((to.getTime() - from.getTime()) / BUCKET_MS[granularity] + 1) * names.length <=
+    RANGE_COUNTS_MAX;
+  const text = rangeCounts
+    ? `WITH ${buckets}
+       SELECT b.bucket AT TIME ZONE 'UTC' AS bucket, jsonb_object_agg(n.name, c.n) AS counts
+         FROM buckets b CROSS JOIN unnest($2::text[]) AS n(name)
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS n FROM events e
+            WHERE e.project_id = $1 AND e.name = n.name
+              AND e.created_at >= greatest(b.bucket AT TIME ZONE 'UTC', $3)
+              AND e.created_at < least((b.bucket + ('1 ' || $5)::interval) AT TIME ZONE 'UTC', $4)) c
+        GROUP BY b.bucket ORDER BY b.bucket`
+    : `WITH ${buckets},
+       counts AS (
+         SELECT date_trunc($5, created_at AT TIME ZONE 'UTC') AS bucket, name, count(*)::int AS n
+           FROM events
+          WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
+          GROUP BY 1, 2)
+       SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
+              coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
+         FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
+        GROUP BY b.bucket ORDER BY b.bucket`;
+  return sql.query(text, [projectId, names, from, to, granularity]);
 }
 
 export interface CampaignFiguresRow {
@@ -94,11 +116,26 @@ export async function topCustomEvents(
   sql: Sql,
   { projectId, from, to, limit }: { projectId: string; from: Date; to: Date; limit: number },
 ): Promise<{ name: string; count: number }[]> {
+  // The project's names by a skip scan of (project_id, name, created_at), then each custom
+  // name's count in the window from the same index: the service's own (most) events are never
+  // read one by one.
   return sql.query(
-    `SELECT name, count(*)::int AS count FROM events
-      WHERE project_id = $1 AND created_at >= $2 AND created_at < $3
-        AND name !~ '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$)'
-      GROUP BY name ORDER BY count DESC, name LIMIT $4`,
+    `WITH RECURSIVE names AS (
+       (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
+       UNION ALL
+       SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name
+                ORDER BY e.name LIMIT 1)
+         FROM names n WHERE n.name IS NOT NULL)
+     SELECT name, count FROM (
+       SELECT n.name,
+              (SELECT count(*)::int FROM events e
+                WHERE e.project_id = $1 AND e.name = n.name
+                  AND e.created_at >= $2 AND e.created_at < $3) AS count
+         FROM names n
+        WHERE n.name IS NOT NULL
+          AND n.name !~ '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$)') c
+      WHERE count > 0
+      ORDER BY count DESC, name LIMIT $4`,
     [projectId, from, to, limit],
   );
 }

@@ -36,6 +36,7 @@ import {
   type FieldError,
 } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { rate } from '../shared/rates.pure.js';
 import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
 import type { QueueNotifier, WorkflowEngine } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
@@ -568,9 +569,6 @@ export interface CampaignStats {
   clickRate: number;
   bounceRate: number;
 }
-
-const rate = (part: number, whole: number): number =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10000) / 10000;
 
 /** decisions.md's figures, counted from rows; rates are fractions of sent. */
 export async function getCampaignStats({

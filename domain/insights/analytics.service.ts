@@ -6,6 +6,7 @@ import {
   type CampaignFiguresRow,
 } from '../../db/sql/analytics.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { rate } from '../shared/rates.pure.js';
 import {
   ACTIVITY_EVENT,
   SERIES,
@@ -72,9 +73,6 @@ export interface CampaignFigures {
   clickRate: number;
   bounceRate: number;
 }
-
-const rate = (part: number, whole: number): number =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
 
 function toFigures(row: CampaignFiguresRow): CampaignFigures {
   return {

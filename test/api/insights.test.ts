@@ -246,6 +246,11 @@ describe('analytics', () => {
     expect(days.body.buckets).toHaveLength(7);
     for (const b of days.body.buckets) expect(b.start).toMatch(/T00:00:00\.000Z$/);
     expect(days.body.buckets.at(-1).sent).toBe(5);
+    // Hours over 30 days (720 buckets): counted by one grouping pass instead of per bucket.
+    const hours = await stack.api.get('/analytics/timeseries?granularity=hour', made.sk);
+    expect(hours.body.buckets.length).toBeGreaterThanOrEqual(720);
+    expect(hours.body.buckets.reduce((a: number, b: any) => a + b.sent, 0)).toBe(5);
+    expect(hours.body.buckets.reduce((a: number, b: any) => a + b.opened, 0)).toBe(2);
     const weeks = await stack.api.get('/analytics/timeseries?granularity=week', made.sk);
     expect(weeks.status).toBe(200);
     expect(weeks.body.buckets.reduce((a: number, b: any) => a + b.sent, 0)).toBe(5);
