@@ -57,7 +57,12 @@ export function createAppDeps({
       sessionSecret: secrets.JWT_SECRET,
       signupsDisabled: config.disableSignups,
     },
-    domains: { encryptionKey: secrets.ENCRYPTION_KEY, spfInclude: config.spfInclude, dns },
+    domains: {
+      encryptionKey: secrets.ENCRYPTION_KEY,
+      spfInclude: config.spfInclude,
+      dns,
+      mxHost: config.inbound.mxHost,
+    },
     // Mail accepted by this API is delivered by the workers of its task queue.
     sending: {
       sql,

@@ -61,6 +61,8 @@ const envSchema = z.object({
     .default('5m'),
   // The inbound SMTP receiver: off unless a port is set (`npm start` turns it on at 2525).
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // The host the domains' MX records should name (default: PUBLIC_URL's host, when inbound is on).
+  INBOUND_MX_HOST: optionalString,
   INBOUND_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -135,7 +137,7 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
-  inbound: { port?: number; maxBytes: number };
+  inbound: { port?: number; maxBytes: number; mxHost?: string };
   stripeMeterEvent: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
@@ -233,7 +235,13 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
     billingReportInterval: env.BILLING_REPORT_INTERVAL,
-    inbound: { port: env.INBOUND_SMTP_PORT, maxBytes: env.INBOUND_MAX_BYTES },
+    inbound: {
+      port: env.INBOUND_SMTP_PORT,
+      maxBytes: env.INBOUND_MAX_BYTES,
+      mxHost:
+        env.INBOUND_MX_HOST ??
+        (env.INBOUND_SMTP_PORT === undefined ? undefined : new URL(publicUrl).hostname),
+    },
     stripeMeterEvent: env.STRIPE_METER_EVENT,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,

@@ -74,15 +74,23 @@ try {
   const account = await rememberFirstAccount({ orm, dataDir: config.dataDir });
 
   const temporal = temporalSettings(config, temporalAddress);
-  const worker = await startWorker({ config, logger, orm, temporal, smtpUrl, databaseUrl });
-  stops.push(worker.close);
-  // The embedded default receives mail too (INBOUND_SMTP_PORT, else 2525 when it is free).
+  // The embedded default receives mail too (INBOUND_SMTP_PORT, else 2525 when it is free), and
+  // its domains' records then advise an MX for PUBLIC_URL's host.
   let inboundPort = config.inbound.port;
   if (inboundPort === undefined) {
     if (await portIsFree(DEFAULT_INBOUND_PORT, config.host)) inboundPort = DEFAULT_INBOUND_PORT;
     else say(`Port ${DEFAULT_INBOUND_PORT} is taken: inbound mail is off (set INBOUND_SMTP_PORT).`);
   }
-  const api = await startApi({ config, logger, orm, databaseUrl, temporal, inboundPort });
+  const run =
+    inboundPort === undefined || config.inbound.mxHost
+      ? config
+      : {
+          ...config,
+          inbound: { ...config.inbound, mxHost: new URL(config.publicUrl).hostname },
+        };
+  const worker = await startWorker({ config: run, logger, orm, temporal, smtpUrl, databaseUrl });
+  stops.push(worker.close);
+  const api = await startApi({ config: run, logger, orm, databaseUrl, temporal, inboundPort });
   if (api.inboundPort) say(`Inbound mail: SMTP on port ${api.inboundPort}`);
   stops.push(api.close);
 

@@ -110,6 +110,7 @@ export async function startWorker({
       importBatchSize: config.importBatchSize,
       dns,
       spfInclude: config.spfInclude,
+      mxHost: config.inbound.mxHost,
       encryptionKey: config.secrets.ENCRYPTION_KEY,
       engine,
       wakeups,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_PURPOSES } from '../../domain/domains/dns-records.pure.js';
+import { RECORD_PURPOSES, RECORD_TYPES } from '../../domain/domains/dns-records.pure.js';
 import { DOMAIN_STATUSES } from '../../domain/domains/domain-status.pure.js';
 
 export const addDomainBody = z.object({
@@ -17,7 +17,7 @@ export const domainView = z.object({
   verified: z.boolean(),
   records: z.array(
     z.object({
-      type: z.literal('TXT'),
+      type: z.enum(RECORD_TYPES),
       name: z.string(),
       value: z.string(),
       purpose: z.enum(RECORD_PURPOSES),

@@ -23,6 +23,7 @@ export const Domain = defineEntity({
     dkimVerified: p.boolean().default(false),
     spfVerified: p.boolean().default(false),
     dmarcVerified: p.boolean().default(false),
+    mxVerified: p.boolean().default(false),
     lastError: p.string().columnType('text').nullable(),
     lastCheckedAt: p.datetime().nullable(),
     verifiedAt: p.datetime().nullable(),

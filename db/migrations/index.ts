@@ -12,6 +12,7 @@ import { Migration20261124100000_automation } from './Migration20261124100000_au
 import { Migration20261125100000_campaigns } from './Migration20261125100000_campaigns.js';
 import { Migration20261126100000_billing } from './Migration20261126100000_billing.js';
 import { Migration20261127100000_insights } from './Migration20261127100000_insights.js';
+import { Migration20261127110000_inbound_mx } from './Migration20261127110000_inbound_mx.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125100000_campaigns', class: Migration20261125100000_campaigns },
   { name: 'Migration20261126100000_billing', class: Migration20261126100000_billing },
   { name: 'Migration20261127100000_insights', class: Migration20261127100000_insights },
+  { name: 'Migration20261127110000_inbound_mx', class: Migration20261127110000_inbound_mx },
 ];

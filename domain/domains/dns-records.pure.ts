@@ -1,10 +1,13 @@
 // The DNS records a sending domain needs, and how to read what DNS answers.
 
-export const RECORD_PURPOSES = ['dkim', 'spf', 'dmarc'] as const;
+export const RECORD_PURPOSES = ['dkim', 'spf', 'dmarc', 'inbound'] as const;
 export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
 
+export const RECORD_TYPES = ['TXT', 'MX'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
 export interface DnsRecord {
-  type: 'TXT';
+  type: RecordType;
   name: string;
   value: string;
   purpose: RecordPurpose;
@@ -29,12 +32,18 @@ export function requiredRecords({
   selector,
   publicKey,
   spfInclude,
+  mxHost,
 }: {
   domain: string;
   selector: string;
   publicKey: string;
   spfInclude: string;
+  /** The host that receives inbound mail, when this installation receives any. */
+  mxHost?: string;
 }): DnsRecord[] {
+  const inbound: DnsRecord[] = mxHost
+    ? [{ type: 'MX', name: domain, value: `10 ${mxHost}`, purpose: 'inbound', required: false }]
+    : [];
   return [
     {
       type: 'TXT',
@@ -57,7 +66,14 @@ export function requiredRecords({
       purpose: 'dmarc',
       required: false,
     },
+    ...inbound,
   ];
+}
+
+/** Whether the domain's MX answers name `mxHost` (inbound mail reaches this installation). */
+export function mxPointsAt(answers: { exchange: string }[], mxHost: string): boolean {
+  const wanted = mxHost.toLowerCase().replace(/\.$/, '');
+  return answers.some((a) => a.exchange.toLowerCase().replace(/\.$/, '') === wanted);
 }
 
 /** A TXT answer arrives as character-strings (255 octets at most each); they form one value. */

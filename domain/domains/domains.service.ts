@@ -15,6 +15,7 @@ import {
   normaliseDomain,
   requiredRecords,
   spfIncludes,
+  mxPointsAt,
   type DnsRecord,
 } from './dns-records.pure.js';
 import type { DomainStatus } from './domain-status.pure.js';
@@ -26,6 +27,8 @@ export interface DomainSettings {
   /** The host customers' SPF records must include. */
   spfInclude: string;
   dns: DnsResolver;
+  /** The host inbound mail goes to; the records advise an MX for it and report whether it is set. */
+  mxHost?: string;
 }
 
 export interface DomainView {
@@ -40,11 +43,12 @@ export interface DomainView {
   createdAt: string;
 }
 
-function toDomainView(domain: Domain, spfInclude: string): DomainView {
+function toDomainView(domain: Domain, spfInclude: string, mxHost?: string): DomainView {
   const verifiedBy = {
     dkim: domain.dkimVerified,
     spf: domain.spfVerified,
     dmarc: domain.dmarcVerified,
+    inbound: domain.mxVerified,
   };
   return {
     id: domain.id,
@@ -56,6 +60,7 @@ function toDomainView(domain: Domain, spfInclude: string): DomainView {
       selector: domain.selector,
       publicKey: domain.dkimPublicKey,
       spfInclude,
+      mxHost,
     }).map((record) => ({ ...record, verified: verifiedBy[record.purpose] })),
     lastError: domain.lastError ?? null,
     lastCheckedAt: domain.lastCheckedAt ? domain.lastCheckedAt.toISOString() : null,
@@ -81,9 +86,10 @@ export async function addDomain({
   em,
   encryptionKey,
   spfInclude,
+  mxHost,
   projectId,
   domain: input,
-}: Pick<DomainSettings, 'encryptionKey' | 'spfInclude'> & {
+}: Pick<DomainSettings, 'encryptionKey' | 'spfInclude' | 'mxHost'> & {
   em: Em;
   projectId: string;
   domain: string;
@@ -116,19 +122,20 @@ export async function addDomain({
     }
     throw error;
   }
-  return toDomainView(domain, spfInclude);
+  return toDomainView(domain, spfInclude, mxHost);
 }
 
 export async function listDomains({
   em,
   spfInclude,
+  mxHost,
   projectId,
-}: Pick<DomainSettings, 'spfInclude'> & {
+}: Pick<DomainSettings, 'spfInclude' | 'mxHost'> & {
   em: Em;
   projectId: string;
 }): Promise<DomainView[]> {
   const domains = await em.find(Domain, { project: projectId }, { orderBy: { createdAt: 'asc' } });
-  return domains.map((d) => toDomainView(d, spfInclude));
+  return domains.map((d) => toDomainView(d, spfInclude, mxHost));
 }
 
 async function findDomain(em: Em, projectId: string, domainId: string): Promise<Domain> {
@@ -147,21 +154,26 @@ export async function checkDomainDns({
   domain,
   dns,
   spfInclude,
+  mxHost,
   now = new Date(),
 }: {
   em: Em;
   domain: Domain;
   dns: DnsResolver;
   spfInclude: string;
+  /** Also reports whether the domain's MX names this host (never needed to send). */
+  mxHost?: string;
   now?: Date;
 }): Promise<Domain> {
   domain.lastCheckedAt = now;
   try {
-    const [dkim, spf, dmarc] = await Promise.all([
+    const [dkim, spf, dmarc, mx] = await Promise.all([
       dns.resolveTxt(dkimRecordName(domain.selector, domain.domain)),
       dns.resolveTxt(domain.domain),
       dns.resolveTxt(`_dmarc.${domain.domain}`),
+      mxHost ? dns.resolveMx(domain.domain) : Promise.resolve([]),
     ]);
+    domain.mxVerified = mxHost ? mxPointsAt(mx, mxHost) : domain.mxVerified;
     domain.dkimVerified = dkimMatches(joinTxt(dkim), domain.dkimPublicKey);
     domain.spfVerified = spfIncludes(joinTxt(spf), spfInclude);
     domain.dmarcVerified = dmarcPresent(joinTxt(dmarc));
@@ -190,15 +202,20 @@ export async function verifyDomainNow({
   em,
   dns,
   spfInclude,
+  mxHost,
   projectId,
   domainId,
-}: Pick<DomainSettings, 'dns' | 'spfInclude'> & {
+}: Pick<DomainSettings, 'dns' | 'spfInclude' | 'mxHost'> & {
   em: Em;
   projectId: string;
   domainId: string;
 }): Promise<DomainView> {
   const domain = await findDomain(em, projectId, domainId);
-  return toDomainView(await checkDomainDns({ em, dns, spfInclude, domain }), spfInclude);
+  return toDomainView(
+    await checkDomainDns({ em, dns, spfInclude, mxHost, domain }),
+    spfInclude,
+    mxHost,
+  );
 }
 
 /** The scheduled re-check: every domain, least recently checked first, a bounded batch a run. */
@@ -206,11 +223,13 @@ export async function recheckDomains({
   em,
   dns,
   spfInclude,
+  mxHost,
   batch = 500,
 }: {
   em: Em;
   dns: DnsResolver;
   spfInclude: string;
+  mxHost?: string;
   batch?: number;
 }): Promise<{ checked: number; verified: number }> {
   const domains = await em.find(
@@ -220,7 +239,7 @@ export async function recheckDomains({
   );
   let verified = 0;
   for (const domain of domains) {
-    await checkDomainDns({ em, domain, dns, spfInclude });
+    await checkDomainDns({ em, domain, dns, spfInclude, mxHost });
     if (domain.status === 'VERIFIED') verified += 1;
   }
   return { checked: domains.length, verified };

@@ -6,14 +6,17 @@ export function createDomainActivities({
   orm,
   dns,
   spfInclude,
+  mxHost,
 }: {
   orm: Orm;
   dns: DnsResolver;
   spfInclude: string;
+  /** The inbound host whose MX the re-check reports; none when this installation takes no mail. */
+  mxHost?: string;
 }) {
   return {
     async recheckDomains(): Promise<{ checked: number; verified: number }> {
-      return recheckDomains({ em: orm.em.fork(), dns, spfInclude });
+      return recheckDomains({ em: orm.em.fork(), dns, spfInclude, mxHost });
     },
   };
 }

@@ -34,6 +34,8 @@ export interface ActivityDeps {
   importBatchSize: number;
   dns: DnsResolver;
   spfInclude: string;
+  /** The host inbound mail goes to (INBOUND_MX_HOST); none when no mail is received. */
+  mxHost?: string;
   encryptionKey: string;
   /** Starts workflows from activities (retries of emails, the delivery loop). */
   engine: WorkflowEngine;
@@ -81,7 +83,12 @@ export function createActivities(deps: ActivityDeps) {
       publicUrl: deps.publicUrl,
       sendRatePerSecond: deps.sendRatePerSecond,
     }),
-    ...createDomainActivities({ orm: deps.orm, dns: deps.dns, spfInclude: deps.spfInclude }),
+    ...createDomainActivities({
+      orm: deps.orm,
+      dns: deps.dns,
+      spfInclude: deps.spfInclude,
+      mxHost: deps.mxHost,
+    }),
     ...createContactJobActivities({ sql: deps.sql, importBatchSize: deps.importBatchSize }),
     ...createSegmentActivities({
       sql: deps.sql,

@@ -22,6 +22,7 @@ beforeAll(async () => {
   ({ dns, stack, stop } = await startSendingStack({
     INBOUND_SMTP_PORT: String(inboundPort),
     INBOUND_MAX_BYTES: String(MAX_BYTES),
+    INBOUND_MX_HOST: 'mx.inbound.test',
   }));
 });
 afterAll(async () => {
@@ -39,6 +40,31 @@ function mailer() {
 }
 
 describe('inbound mail', () => {
+  it("advises an MX record for the inbound host among the domain's records, and checks it", async () => {
+    const { sk } = await projectFixture(stack.api);
+    const name = uniqueDomain('mx');
+    const added = await stack.api.post('/domains', { ...sk, body: { domain: name } });
+    expect(added.status, added.text).toBe(201);
+    const mx = added.body.records.find((r: { purpose: string }) => r.purpose === 'inbound');
+    expect(mx).toEqual({
+      type: 'MX',
+      name,
+      value: '10 mx.inbound.test',
+      purpose: 'inbound',
+      required: false,
+      verified: false,
+    });
+    // Sending never needs it: verified without it, then the MX is found.
+    for (const r of added.body.records.filter((r: { type: string }) => r.type === 'TXT'))
+      dns.publishTxt(r.name, r.value);
+    const without = await stack.api.get(`/domains/${added.body.id}/verify`, sk);
+    expect(without.body.status).toBe('VERIFIED');
+    expect(without.body.records.find((r: any) => r.purpose === 'inbound').verified).toBe(false);
+    dns.publishMx(name, 'mx.inbound.test.', 10);
+    const withMx = await stack.api.get(`/domains/${added.body.id}/verify`, sk);
+    expect(withMx.body.records.find((r: any) => r.purpose === 'inbound').verified).toBe(true);
+  });
+
   it('keeps mail to a verified domain as an email.received event and activity item, and starts a workflow', async () => {
     const { sk, project } = await projectFixture(stack.api);
     const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('inbound'));

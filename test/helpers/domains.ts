@@ -11,8 +11,14 @@ export async function verifiedDomain(
 ): Promise<{ id: string; domain: string }> {
   const added = await api.post('/domains', { key, body: { domain: name } });
   expect(added.status, added.text).toBe(201);
-  for (const record of added.body.records as { name: string; value: string }[])
-    dns.publishTxt(record.name, record.value);
+  for (const record of added.body.records as { type: string; name: string; value: string }[]) {
+    if (record.type === 'MX') {
+      const [priority, exchange] = record.value.split(' ');
+      dns.publishMx(record.name, exchange as string, Number(priority));
+    } else {
+      dns.publishTxt(record.name, record.value);
+    }
+  }
   const verified = await api.get(`/domains/${added.body.id}/verify`, { key });
   expect(verified.body.status, verified.text).toBe('VERIFIED');
   return { id: added.body.id, domain: name };
