@@ -1,4 +1,5 @@
 import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
+import { CAMPAIGN_EMAIL_FIGURES } from './campaigns.sql.js';
 import type { Sql } from './sql.js';
 
 const BUCKET_MS: Record<Granularity, number> = {
@@ -69,12 +70,6 @@ export interface CampaignFiguresRow {
   unsubscribed: number;
 }
 
-const FIGURES = `count(sent_at)::int AS sent,
-  count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
-  count(opened_at)::int AS opened, count(clicked_at)::int AS clicked,
-  count(bounced_at)::int AS bounced, count(complained_at)::int AS complained,
-  count(unsubscribed_at)::int AS unsubscribed`;
-
 const METRIC_ORDER: Record<CampaignMetric, string> = {
   sent: 'f.sent',
   openRate: 'f.opened::float8 / f.sent',
@@ -89,7 +84,7 @@ export async function topCampaigns(
   return sql.query<CampaignFiguresRow>(
     `SELECT c.id, c.name, c.status, c.started_at, f.*
        FROM campaigns c
-       CROSS JOIN LATERAL (SELECT ${FIGURES} FROM emails WHERE campaign_id = c.id) f
+       CROSS JOIN LATERAL (SELECT ${CAMPAIGN_EMAIL_FIGURES} FROM emails WHERE campaign_id = c.id) f
       WHERE c.project_id = $1 AND f.sent > 0
       ORDER BY ${METRIC_ORDER[metric]} DESC, c.started_at DESC, c.id LIMIT $2`,
     [projectId, limit],
@@ -104,7 +99,7 @@ export async function campaignBreakdown(
   return sql.query<CampaignFiguresRow>(
     `SELECT c.id, c.name, c.status, c.started_at, f.*
        FROM campaigns c
-       CROSS JOIN LATERAL (SELECT ${FIGURES} FROM emails WHERE campaign_id = c.id) f
+       CROSS JOIN LATERAL (SELECT ${CAMPAIGN_EMAIL_FIGURES} FROM emails WHERE campaign_id = c.id) f
       WHERE c.project_id = $1 AND c.started_at IS NOT NULL
       ORDER BY c.started_at DESC, c.id LIMIT $2`,
     [projectId, limit],

@@ -151,6 +151,12 @@ const EMAIL_CATEGORY: Record<Exclude<BillingCategory, 'inbound'>, string> = {
 };
 const COUNTED = `e.status NOT IN ('SUPPRESSED', 'CANCELLED')`;
 
+/** Mail received (the inbound category) is counted in events: the statement, given its bind refs. */
+const receivedCount = (project: string, start: string, end: string): string =>
+  `SELECT count(*)::int FROM events
+    WHERE project_id = ${project} AND name = 'email.received'
+      AND created_at >= ${start} AND created_at < ${end}`;
+
 /** This period's counts per category, from the email rows (and the `email.received` events). */
 export async function consumption(
   sql: Sql,
@@ -161,9 +167,7 @@ export async function consumption(
        count(*) FILTER (WHERE ${EMAIL_CATEGORY.transactional})::int AS transactional,
        count(*) FILTER (WHERE ${EMAIL_CATEGORY.campaigns})::int AS campaigns,
        count(*) FILTER (WHERE ${EMAIL_CATEGORY.workflows})::int AS workflows,
-       (SELECT count(*)::int FROM events
-         WHERE project_id = $1 AND name = 'email.received'
-           AND created_at >= $2::date AND created_at < $3) AS inbound
+       (${receivedCount('$1', '$2::date', '$3')}) AS inbound
        FROM emails e
       WHERE e.project_id = $1 AND e.created_at >= $2::date AND e.created_at < $3 AND ${COUNTED}`,
     [projectId, start, end],
@@ -174,8 +178,9 @@ export async function consumption(
 /**
  * Takes `count` from the category's cap for the period, in the caller's transaction: the usage
  * row is made (counted from the email rows) when the period has none, then moved only when
- * `used + count` stays within `cap`. Its row lock holds concurrent requests back until this
- * transaction ends, so they can never pass the cap together. False when the cap would be passed.
+ * `used + count` stays within the cap as it stands now. Its row lock holds concurrent requests
+ * back until this transaction ends, so they can never pass the cap together. False when the cap
+ * would be passed.
  */
 export async function takeFromCap(
   tx: Sql,
@@ -185,22 +190,17 @@ export async function takeFromCap(
     start,
     end,
     count,
-    cap,
   }: {
     projectId: string;
     category: BillingCategory;
     start: string;
     end: Date;
     count: number;
-    cap: number;
   },
 ): Promise<boolean> {
-  // Mail received is counted in events, mail sent in email rows.
   const counted =
     category === 'inbound'
-      ? `SELECT count(*)::int FROM events e
-          WHERE e.project_id = $1 AND e.name = 'email.received'
-            AND e.created_at >= $3::date AND e.created_at < $4`
+      ? receivedCount('$1', '$3::date', '$4')
       : `SELECT count(*)::int FROM emails e
           WHERE e.project_id = $1 AND e.created_at >= $3::date AND e.created_at < $4
             AND ${COUNTED} AND ${EMAIL_CATEGORY[category]}`;
@@ -210,11 +210,14 @@ export async function takeFromCap(
      ON CONFLICT DO NOTHING`,
     [projectId, category, start, end],
   );
+  // A cap removed meanwhile takes nothing back: the mail passes.
   const taken = await tx.query(
-    `UPDATE billing_usage SET used = used + $4
-      WHERE project_id = $1 AND category = $2 AND period_start = $3::date AND used + $4 <= $5
+    `UPDATE billing_usage u SET used = used + $4
+      WHERE project_id = $1 AND category = $2 AND period_start = $3::date
+        AND used + $4 <= coalesce((SELECT monthly_cap FROM billing_caps c
+                                    WHERE c.project_id = $1 AND c.category = $2), 2147483647)
       RETURNING used`,
-    [projectId, category, start, count, cap],
+    [projectId, category, start, count],
   );
   return taken.length === 1;
 }

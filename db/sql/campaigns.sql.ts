@@ -1,3 +1,4 @@
+import { domainCoversHost } from './domain-match.js';
 import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { AudienceType, CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
 import type { Filter } from '../../domain/segments/filter/ast.pure.js';
@@ -196,7 +197,7 @@ export async function findSenderDomainId(
   const [row] = await sql.query<{ id: string }>(
     `SELECT id FROM domains
       WHERE project_id = $1 AND status = 'VERIFIED'
-        AND (lower(domain) = lower($2) OR right(lower($2), length(domain) + 1) = '.' || lower(domain))
+        AND ${domainCoversHost('domain', '$2')}
       ORDER BY length(domain) DESC LIMIT 1`,
     [projectId, host],
   );
@@ -496,6 +497,16 @@ export interface CampaignStatsRow {
   cancelled: number;
 }
 
+/**
+ * What a campaign's email rows say, as aggregates over `emails`: each a count of rows that reached
+ * the state, from the first-time moments on the row, so a duplicated callback counts once.
+ */
+export const CAMPAIGN_EMAIL_FIGURES = `count(sent_at)::int AS sent,
+  count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
+  count(opened_at)::int AS opened, count(clicked_at)::int AS clicked,
+  count(bounced_at)::int AS bounced, count(complained_at)::int AS complained,
+  count(unsubscribed_at)::int AS unsubscribed`;
+
 /** A campaign's figures, counted from its recipient and email rows (never from counters). */
 export async function campaignStats(
   sql: Sql,
@@ -509,13 +520,7 @@ export async function campaignStats(
                     count(*) FILTER (WHERE status = 'CANCELLED')::int AS unqueued_cancelled
                FROM campaign_recipients WHERE campaign_id = $1) r,
             (SELECT count(*) FILTER (WHERE status = 'QUEUED')::int AS queued,
-                    count(sent_at)::int AS sent,
-                    count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
-                    count(opened_at)::int AS opened,
-                    count(clicked_at)::int AS clicked,
-                    count(bounced_at)::int AS bounced,
-                    count(complained_at)::int AS complained,
-                    count(unsubscribed_at)::int AS unsubscribed,
+                    ${CAMPAIGN_EMAIL_FIGURES},
                     count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
                     count(*) FILTER (WHERE status = 'CANCELLED')::int AS cancelled
                FROM emails WHERE campaign_id = $1) e`,

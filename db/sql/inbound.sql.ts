@@ -1,3 +1,4 @@
+import { domainCoversHost } from './domain-match.js';
 import type { Sql } from './sql.js';
 
 /**
@@ -10,8 +11,7 @@ export async function findInboundProject(
 ): Promise<string | undefined> {
   const [row] = await sql.query<{ project_id: string }>(
     `SELECT project_id FROM domains
-      WHERE status = 'VERIFIED'
-        AND (lower(domain) = lower($1) OR right(lower($1), length(domain) + 1) = '.' || lower(domain))
+      WHERE status = 'VERIFIED' AND ${domainCoversHost('domain', '$1')}
       ORDER BY length(domain) DESC LIMIT 1`,
     [host],
   );

@@ -3,7 +3,7 @@ import { beginExecutionStep, finishExecution } from '../../db/sql/executions.sql
 import { findSendContext, queueExecutionEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
-import { chargeCap } from '../billing/billing.service.js';
+import { capOf, chargeCap } from '../billing/billing.service.js';
 import { matchSenderDomain } from '../domains/sender-domain.pure.js';
 import { evaluateCondition } from '../segments/filter/evaluate.pure.js';
 import { DomainError } from '../shared/errors.js';
@@ -111,14 +111,13 @@ class QueuedBefore extends Error {}
  */
 async function queueWithinCap<T extends { id: string; status: string } | undefined>(
   sql: Sql,
-  projectId: string,
-  id: string,
+  { projectId, id, cap }: { projectId: string; id: string; cap: number },
   queue: (tx: Sql) => Promise<T>,
 ): Promise<T> {
   try {
     return await sql.transaction(async (tx) => {
       // Charged before the insert, so the usage count made from the rows does not hold it.
-      await chargeCap({ tx, billingOn: true, projectId, category: 'workflows', count: 1 });
+      await chargeCap({ tx, projectId, category: 'workflows', count: 1, cap });
       const queued = await queue(tx);
       if (queued === undefined || queued.id !== id || queued.status !== 'QUEUED') {
         throw new QueuedBefore();
@@ -166,9 +165,13 @@ async function sendEmailStep({
       executionId: ref.executionId,
       stepId: step.id,
     });
+  const cap = await capOf({ sql, billingOn, projectId: ref.projectId, category: 'workflows' });
   let email: Awaited<ReturnType<typeof queue>>;
   try {
-    email = billingOn ? await queueWithinCap(sql, ref.projectId, id, queue) : await queue(sql);
+    email =
+      cap === undefined
+        ? await queue(sql)
+        : await queueWithinCap(sql, { projectId: ref.projectId, id, cap }, queue);
   } catch (error) {
     if (error instanceof DomainError && error.code === 'BILLING_LIMIT_EXCEEDED') {
       return { error: error.message };

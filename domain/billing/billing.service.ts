@@ -101,15 +101,20 @@ export async function openBillingPortal({
   });
 }
 
+/** Every category's cap, null where there is none. */
+async function capsOf(sql: Sql, projectId: string): Promise<BillingCaps> {
+  const caps = Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, null])) as BillingCaps;
+  for (const row of await listCaps(sql, { projectId })) caps[row.category] = row.monthly_cap;
+  return caps;
+}
+
 export async function getBillingCaps({
   sql,
   payments,
   projectId,
 }: BillingDeps & { projectId: string }): Promise<BillingCaps> {
   requirePayments(payments);
-  const caps = Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, null])) as BillingCaps;
-  for (const row of await listCaps(sql, { projectId })) caps[row.category] = row.monthly_cap;
-  return caps;
+  return capsOf(sql, projectId);
 }
 
 /** Replaces the caps: a category left out or null has none. */
@@ -130,7 +135,7 @@ export async function setBillingCaps({
       return cap === null || cap === undefined ? [] : [{ category, cap }];
     }),
   });
-  return getBillingCaps({ sql, payments, projectId, publicUrl: '' });
+  return capsOf(sql, projectId);
 }
 
 export async function getBillingConsumption({
@@ -144,7 +149,7 @@ export async function getBillingConsumption({
   const [billing, used, caps] = await Promise.all([
     findProjectBilling(sql, { projectId }),
     consumption(sql, { projectId, start: period.start, end: period.end }),
-    getBillingCaps({ sql, payments, projectId, publicUrl: '' }),
+    capsOf(sql, projectId),
   ]);
   return {
     plan: billing.plan,
@@ -169,28 +174,44 @@ export async function listBillingInvoices({
 }
 
 /**
- * Takes `count` emails of a category from the project's monthly cap inside `tx` (the transaction
- * that accepts them), or refuses with 402 when the cap would be passed. Nothing to do when
- * billing is off or the category has no cap.
+ * The category's monthly cap when billing is on and the project has one. Read before the work,
+ * so that mail without a cap keeps its plain path (no transaction, no usage row).
  */
-export async function chargeCap({
-  tx,
+export async function capOf({
+  sql,
   billingOn,
   projectId,
   category,
-  count,
-  now = new Date(),
 }: {
-  tx: Sql;
+  sql: Sql;
   billingOn: boolean;
   projectId: string;
   category: BillingCategory;
+}): Promise<number | undefined> {
+  return billingOn ? findCap(sql, { projectId, category }) : undefined;
+}
+
+/**
+ * Takes `count` emails of a category from the project's monthly cap inside `tx` (the transaction
+ * that accepts them), or refuses with 402 when the cap would be passed. `cap` is the one the
+ * caller read (capOf); the statement checks against the cap as it stands at that moment.
+ */
+export async function chargeCap({
+  tx,
+  projectId,
+  category,
+  count,
+  cap,
+  now = new Date(),
+}: {
+  tx: Sql;
+  projectId: string;
+  category: BillingCategory;
   count: number;
+  cap: number;
   now?: Date;
 }): Promise<void> {
-  if (!billingOn || count === 0) return;
-  const cap = await findCap(tx, { projectId, category });
-  if (cap === undefined) return;
+  if (count === 0) return;
   const period = billingPeriod(now);
   const taken = await takeFromCap(tx, {
     projectId,
@@ -198,7 +219,6 @@ export async function chargeCap({
     start: period.start,
     end: period.end,
     count,
-    cap,
   });
   if (!taken) throw capExceeded(category, cap);
 }

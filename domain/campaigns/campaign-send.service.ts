@@ -11,7 +11,7 @@ import {
   type SnapshotCounts,
 } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { chargeCap } from '../billing/billing.service.js';
+import { capOf, chargeCap } from '../billing/billing.service.js';
 import { senderHost } from '../domains/sender-domain.pure.js';
 import { DomainError } from '../shared/errors.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
@@ -95,13 +95,17 @@ export async function snapshotCampaignAudience({
     filter: campaign.audience_filter,
   });
   const projectId = campaign.project_id;
+  const cap = await capOf({ sql, billingOn, projectId, category: 'campaigns' });
   try {
     return await snapshotRecipients(sql, {
       campaignId,
       projectId,
       audience,
-      charge: (tx, pending) =>
-        chargeCap({ tx, billingOn, projectId, category: 'campaigns', count: pending }),
+      charge:
+        cap === undefined
+          ? undefined
+          : (tx, pending) =>
+              chargeCap({ tx, projectId, category: 'campaigns', count: pending, cap }),
     });
   } catch (error) {
     // The audience grew past the cap since the send was accepted: nothing is sent. The run

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import { findInboundProject } from '../../db/sql/inbound.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { chargeCap } from '../billing/billing.service.js';
+import { capOf, chargeCap } from '../billing/billing.service.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -104,14 +104,16 @@ export async function receiveInboundMail({
         },
       ],
     });
+  const cap = await capOf({ sql, billingOn, projectId, category: 'inbound' });
   let row: Awaited<ReturnType<typeof keep>>[number] | undefined;
   try {
-    [row] = billingOn
-      ? await sql.transaction(async (tx) => {
-          await chargeCap({ tx, billingOn, projectId, category: 'inbound', count: 1 });
-          return keep(tx);
-        })
-      : await keep(sql);
+    [row] =
+      cap === undefined
+        ? await keep(sql)
+        : await sql.transaction(async (tx) => {
+            await chargeCap({ tx, projectId, category: 'inbound', count: 1, cap });
+            return keep(tx);
+          });
   } catch (error) {
     if (error instanceof DomainError && error.code === 'BILLING_LIMIT_EXCEEDED') {
       await rm(path.join(dataDir, storageKey), { force: true });

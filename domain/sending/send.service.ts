@@ -1,7 +1,7 @@
 import { insertAttachments } from '../../db/sql/attachments.sql.js';
 import { findSendContext, upsertContactAndQueueEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { chargeCap } from '../billing/billing.service.js';
+import { capOf, chargeCap } from '../billing/billing.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { notFound, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -39,26 +39,24 @@ export interface SendResult {
 function writeSend({
   sql,
   deliveryQueue,
-  billingOn,
+  cap,
   projectId,
   plan,
   idempotencyKey,
 }: {
   sql: Sql;
   deliveryQueue: string;
-  billingOn: boolean;
+  /** The project's transactional cap, when it has one. */
+  cap: number | undefined;
   projectId: string;
   plan: SendPlan;
   idempotencyKey?: string;
 }): Promise<SendResult['emails']> {
   return withIdempotencyKey({ sql, projectId, key: idempotencyKey, scope: 'send' }, async (tx) => {
-    await chargeCap({
-      tx,
-      billingOn,
-      projectId,
-      category: 'transactional',
-      count: plan.recipients.length,
-    });
+    if (cap !== undefined) {
+      const count = plan.recipients.length;
+      await chargeCap({ tx, projectId, category: 'transactional', count, cap });
+    }
     const attachments = plan.attachments.map((a) => ({
       id: newId(),
       filename: a.filename,
@@ -152,10 +150,14 @@ export async function sendEmails({
 
   // All recipients commit together (with the key claim, attachments and the cap's count) or not
   // at all; one recipient with nothing else to write is a single statement, atomic by itself.
+  const cap = await capOf({ sql, billingOn, projectId, category: 'transactional' });
   const single =
-    plan.recipients.length === 1 && plan.attachments.length === 0 && !idempotencyKey && !billingOn;
+    plan.recipients.length === 1 &&
+    plan.attachments.length === 0 &&
+    !idempotencyKey &&
+    cap === undefined;
   const write = (outer: Sql) =>
-    writeSend({ sql: outer, deliveryQueue, billingOn, projectId, plan, idempotencyKey });
+    writeSend({ sql: outer, deliveryQueue, cap, projectId, plan, idempotencyKey });
   const written = single ? await write(sql) : await sql.transaction(write);
   if (written.some((w) => w.status === 'QUEUED')) queueNotifier.queued(deliveryQueue);
   return { emails: written, timestamp: new Date().toISOString() };
