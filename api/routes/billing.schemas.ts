@@ -24,7 +24,19 @@ export const consumptionView = z.object({
   plan: z.enum(BILLING_PLANS),
   subscriptionStatus: z.string().nullable(),
   period: z.object({ start: z.string(), end: z.string() }),
-  categories: byCategory(z.object({ used: z.number().int(), cap: cap })),
+  categories: byCategory(
+    z.object({
+      used: z.number().int(),
+      cap: cap,
+      warning: z
+        .object({ at: z.string(), used: z.number().int(), cap: z.number().int() })
+        .nullable()
+        .meta({
+          description:
+            'The `billing.limit_warning` event of this period, recorded once when usage reached 80 % of the cap',
+        }),
+    }),
+  ),
 });
 
 export const invoicesView = z.array(

@@ -23,8 +23,8 @@ export const contactIdParams = z.object({ contactId: z.uuid() });
 export const eventView = z.object({
   id: z.uuid(),
   name: z.string(),
-  contactId: z.uuid(),
-  contactEmail: z.string(),
+  contactId: z.uuid().nullable(),
+  contactEmail: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });

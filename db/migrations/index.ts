@@ -13,6 +13,7 @@ import { Migration20261125100000_campaigns } from './Migration20261125100000_cam
 import { Migration20261126100000_billing } from './Migration20261126100000_billing.js';
 import { Migration20261127100000_insights } from './Migration20261127100000_insights.js';
 import { Migration20261127110000_inbound_mx } from './Migration20261127110000_inbound_mx.js';
+import { Migration20261128100000_project_events } from './Migration20261128100000_project_events.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -35,4 +36,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126100000_billing', class: Migration20261126100000_billing },
   { name: 'Migration20261127100000_insights', class: Migration20261127100000_insights },
   { name: 'Migration20261127110000_inbound_mx', class: Migration20261127110000_inbound_mx },
+  {
+    name: 'Migration20261128100000_project_events',
+    class: Migration20261128100000_project_events,
+  },
 ];

@@ -1,3 +1,4 @@
+import { SERVICE_EVENT_NAME_PATTERN } from '../../domain/events/event-names.pure.js';
 import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
 import { CAMPAIGN_EMAIL_FIGURES } from './campaigns.sql.js';
 import type { Sql } from './sql.js';
@@ -128,9 +129,9 @@ export async function topCustomEvents(
                   AND e.created_at >= $2 AND e.created_at < $3) AS count
          FROM names n
         WHERE n.name IS NOT NULL
-          AND n.name !~ '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$)') c
+          AND n.name !~ $5) c
       WHERE count > 0
       ORDER BY count DESC, name LIMIT $4`,
-    [projectId, from, to, limit],
+    [projectId, from, to, limit, SERVICE_EVENT_NAME_PATTERN],
   );
 }

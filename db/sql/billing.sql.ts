@@ -1,4 +1,9 @@
-import type { BillingCategory, BillingPlan } from '../../domain/billing/billing-vocabulary.pure.js';
+import {
+  WARNING_SHARE,
+  type BillingCategory,
+  type BillingPlan,
+} from '../../domain/billing/billing-vocabulary.pure.js';
+import { LIMIT_WARNING_EVENT } from '../../domain/events/event-names.pure.js';
 import type { Sql } from './sql.js';
 
 export interface ProjectBillingRow {
@@ -211,15 +216,73 @@ export async function takeFromCap(
     [projectId, category, start, end],
   );
   // A cap removed meanwhile takes nothing back: the mail passes.
-  const taken = await tx.query(
-    `UPDATE billing_usage u SET used = used + $4
+  const [taken] = await tx.query<{ used: number; cap: number; warned: boolean }>(
+    `WITH cap AS (
+       SELECT coalesce((SELECT monthly_cap FROM billing_caps c
+                         WHERE c.project_id = $1 AND c.category = $2), 2147483647) AS cap)
+     UPDATE billing_usage u SET used = used + $4
+       FROM cap
       WHERE project_id = $1 AND category = $2 AND period_start = $3::date
-        AND used + $4 <= coalesce((SELECT monthly_cap FROM billing_caps c
-                                    WHERE c.project_id = $1 AND c.category = $2), 2147483647)
-      RETURNING used`,
+        AND used + $4 <= cap.cap
+      RETURNING used, cap.cap, warned_at IS NOT NULL AS warned`,
     [projectId, category, start, count],
   );
-  return taken.length === 1;
+  if (!taken) return false;
+  if (!taken.warned && taken.used >= taken.cap * WARNING_SHARE) {
+    await recordLimitWarning(tx, { projectId, category, start, used: taken.used, cap: taken.cap });
+  }
+  return true;
+}
+
+/**
+ * Marks the period's usage warned and records a `billing.limit_warning` event of the project
+ * (no contact), in the caller's transaction, which holds the usage row's lock: concurrent
+ * requests crossing the share together record it once. A period already warned at this cap
+ * (before the caps were saved again, which starts the usage row afresh) records nothing more.
+ */
+async function recordLimitWarning(
+  tx: Sql,
+  {
+    projectId,
+    category,
+    start,
+    used,
+    cap,
+  }: { projectId: string; category: BillingCategory; start: string; used: number; cap: number },
+): Promise<void> {
+  await tx.query(
+    `WITH warned AS (
+       UPDATE billing_usage SET warned_at = now()
+        WHERE project_id = $1 AND category = $2::text AND period_start = $3::text::date
+          AND warned_at IS NULL
+        RETURNING 1)
+     INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+     SELECT uuid_generate_v7(), $1, NULL, $6::text,
+            jsonb_build_object('category', $2::text, 'periodStart', $3::text, 'used', $4::int,
+                               'cap', $5::int, 'share', $7::float8),
+            now()
+       FROM warned
+      WHERE NOT EXISTS (
+        SELECT 1 FROM events e
+         WHERE e.project_id = $1 AND e.name = $6::text AND e.data->>'category' = $2::text
+           AND e.data->>'periodStart' = $3::text AND (e.data->>'cap')::int = $5::int)`,
+    [projectId, category, start, used, cap, LIMIT_WARNING_EVENT, WARNING_SHARE],
+  );
+}
+
+/** The period's `billing.limit_warning` events of the project, per category (the latest each). */
+export async function findLimitWarnings(
+  sql: Sql,
+  { projectId, start }: { projectId: string; start: string },
+): Promise<{ category: BillingCategory; created_at: Date; used: number; cap: number }[]> {
+  return sql.query(
+    `SELECT DISTINCT ON (data->>'category') data->>'category' AS category, created_at,
+            (data->>'used')::int AS used, (data->>'cap')::int AS cap
+       FROM events
+      WHERE project_id = $1 AND name = $2 AND data->>'periodStart' = $3
+      ORDER BY data->>'category', created_at DESC`,
+    [projectId, LIMIT_WARNING_EVENT, start],
+  );
 }
 
 export interface UnreportedUsage {

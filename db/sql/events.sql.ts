@@ -3,8 +3,9 @@ import type { Sql } from './sql.js';
 export interface EventRow {
   id: string;
   name: string;
-  contact_id: string;
-  email: string;
+  /** Null for an event of the whole project (the service's `billing.limit_warning`). */
+  contact_id: string | null;
+  email: string | null;
   data: Record<string, unknown>;
   created_at: string | Date;
 }
@@ -22,7 +23,7 @@ export async function listEventRows(
 ): Promise<EventRow[]> {
   return sql.query<EventRow>(
     `SELECT e.id, e.name, e.contact_id, c.email, e.data, e.created_at
-       FROM events e JOIN contacts c ON c.id = e.contact_id
+       FROM events e LEFT JOIN contacts c ON c.id = e.contact_id
       WHERE e.project_id = $1
         AND ($2::text IS NULL OR e.name = $2)
         AND ($3::uuid IS NULL OR e.contact_id = $3::uuid)

@@ -1,6 +1,7 @@
 import {
   consumption,
   findCap,
+  findLimitWarnings,
   findProjectBilling,
   findProjectOfCustomer,
   keepCustomerId,
@@ -35,7 +36,15 @@ export interface BillingConsumption {
   plan: BillingPlan;
   subscriptionStatus: string | null;
   period: { start: string; end: string };
-  categories: Record<BillingCategory, { used: number; cap: number | null }>;
+  categories: Record<
+    BillingCategory,
+    {
+      used: number;
+      cap: number | null;
+      /** This period's `billing.limit_warning` (the latest, should the cap have changed). */
+      warning: { at: string; used: number; cap: number } | null;
+    }
+  >;
 }
 
 function requirePayments(payments: PaymentProvider | undefined): PaymentProvider {
@@ -146,17 +155,22 @@ export async function getBillingConsumption({
 }: BillingDeps & { projectId: string; now?: Date }): Promise<BillingConsumption> {
   requirePayments(payments);
   const period = billingPeriod(now);
-  const [billing, used, caps] = await Promise.all([
+  const [billing, used, caps, warnings] = await Promise.all([
     findProjectBilling(sql, { projectId }),
     consumption(sql, { projectId, start: period.start, end: period.end }),
     capsOf(sql, projectId),
+    findLimitWarnings(sql, { projectId, start: period.start }),
   ]);
+  const warningOf = (category: BillingCategory) => {
+    const w = warnings.find((row) => row.category === category);
+    return w ? { at: new Date(w.created_at).toISOString(), used: w.used, cap: w.cap } : null;
+  };
   return {
     plan: billing.plan,
     subscriptionStatus: billing.subscription_status,
     period: { start: `${period.start}T00:00:00.000Z`, end: period.end.toISOString() },
     categories: Object.fromEntries(
-      BILLING_CATEGORIES.map((c) => [c, { used: used[c], cap: caps[c] }]),
+      BILLING_CATEGORIES.map((c) => [c, { used: used[c], cap: caps[c], warning: warningOf(c) }]),
     ) as BillingConsumption['categories'],
   };
 }

@@ -1,13 +1,16 @@
-// Names the service emits itself; a client may not track them.
-const RESERVED_EVENT_PATTERNS = [
-  /^email\./,
-  /^contact\.subscribed$/,
-  /^contact\.unsubscribed$/,
-  /^segment\.[^.]+\.(entry|exit)$/,
-];
+/** The service's event of a project nearing a monthly cap (it has no contact). */
+export const LIMIT_WARNING_EVENT = 'billing.limit_warning';
+
+/**
+ * Names the service emits itself, which a client may not track: one POSIX regular expression,
+ * read the same by JavaScript and by PostgreSQL (`name !~ ...`).
+ */
+export const SERVICE_EVENT_NAME_PATTERN =
+  '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$|billing\\.limit_warning$)';
+const SERVICE_EVENT_NAME = new RegExp(SERVICE_EVENT_NAME_PATTERN);
 
 export function isReservedEventName(name: string): boolean {
-  return RESERVED_EVENT_PATTERNS.some((pattern) => pattern.test(name));
+  return SERVICE_EVENT_NAME.test(name);
 }
 
 // Plunk's names for the email events, accepted wherever a name is read (decisions.md).

@@ -21,8 +21,9 @@ import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.
 export interface EventView {
   id: string;
   name: string;
-  contactId: string;
-  contactEmail: string;
+  /** Null for an event of the whole project (`billing.limit_warning`). */
+  contactId: string | null;
+  contactEmail: string | null;
   data: Record<string, unknown>;
   createdAt: string;
 }

@@ -209,7 +209,7 @@ describe('billing with Stripe (stripe-mock)', () => {
     // Two recipients when one is left: the whole send is refused.
     const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
     expect(consumption.status, consumption.text).toBe(200);
-    expect(consumption.body.categories.transactional).toEqual({ used: 5, cap: 5 });
+    expect(consumption.body.categories.transactional).toMatchObject({ used: 5, cap: 5 });
     expect(consumption.body.plan).toBe('FREE');
 
     // Raised, the count goes on from the email rows.
@@ -255,7 +255,103 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(statuses.filter((s) => s === 402)).toHaveLength(10);
     expect(await emailCount(project.id)).toBe(10);
     const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
-    expect(consumption.body.categories.transactional).toEqual({ used: 10, cap: 10 });
+    expect(consumption.body.categories.transactional).toMatchObject({ used: 10, cap: 10 });
+    // The ten that passed crossed 80 % together: one warning.
+    const warnings = await stack.api.get('/events?event=billing.limit_warning', sk);
+    expect(warnings.body.data).toHaveLength(1);
+    expect(warnings.body.data[0].data).toMatchObject({ category: 'transactional', cap: 10 });
+    expect(warnings.body.data[0].data.used).toBeGreaterThanOrEqual(8);
+  });
+
+  it('records billing.limit_warning once per period at 80 % of a cap, again for a new cap', async () => {
+    const { project, sk, domain } = await sender();
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 5 },
+    });
+    const send = async () => {
+      const res = await stack.api.post('/v1/send', {
+        ...sk,
+        body: {
+          to: `warn-${randomUUID().slice(0, 8)}@example.com`,
+          subject: 'Warn',
+          body: '<p>b</p>',
+          from: `a@${domain}`,
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    const warnings = async () => {
+      const res = await stack.api.get('/events?event=billing.limit_warning', sk);
+      expect(res.status, res.text).toBe(200);
+      return res.body.data as {
+        contactId: string | null;
+        contactEmail: string | null;
+        data: Record<string, unknown>;
+      }[];
+    };
+    const period = new Date().toISOString().slice(0, 8) + '01';
+
+    // 3 of 5 (60 %): nothing; the 4th reaches 80 %: one event of the project (no contact).
+    for (let i = 0; i < 3; i += 1) await send();
+    expect(await warnings()).toHaveLength(0);
+    const before = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(before.body.categories.transactional).toEqual({ used: 3, cap: 5, warning: null });
+    await send();
+    const [warning] = await warnings();
+    expect(await warnings()).toHaveLength(1);
+    expect(warning).toMatchObject({
+      contactId: null,
+      contactEmail: null,
+      data: { category: 'transactional', periodStart: period, used: 4, cap: 5, share: 0.8 },
+    });
+    // The 5th (100 %) warns no more.
+    await send();
+    expect(await warnings()).toHaveLength(1);
+    const after = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
+    expect(after.body.categories.transactional).toMatchObject({
+      used: 5,
+      cap: 5,
+      warning: { used: 4, cap: 5 },
+    });
+    expect(after.body.categories.campaigns.warning).toBeNull();
+
+    // The same cap saved again starts the usage row afresh, yet the period is warned already.
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 6 },
+    });
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 5 },
+    });
+    await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { transactional: 10 },
+    });
+    // A new cap of 10: 6 and 7 are under 80 %, 8 is a warning about the new cap.
+    await send();
+    await send();
+    expect(await warnings()).toHaveLength(1);
+    await send();
+    const both = await warnings();
+    expect(both.map((w) => w.data.cap)).toEqual([10, 5]);
+    expect(both[0]!.data.used).toBe(8);
+
+    // The service's own name: a client cannot track it, and top events leave it out.
+    const tracked = await stack.api.post('/v1/track', {
+      ...sk,
+      body: { email: 'someone@example.com', event: 'billing.limit_warning' },
+    });
+    expect(tracked.status).toBe(422);
+    const top = await stack.api.get('/analytics/top-events', sk);
+    expect(top.status, top.text).toBe(200);
+    expect(JSON.stringify(top.body)).not.toContain('billing.limit_warning');
+    // Listed among the project's event names, and its stats count no contact for it.
+    const names = await stack.api.get('/events/names', sk);
+    expect(names.body.names.map((n: { name: string }) => n.name)).toContain(
+      'billing.limit_warning',
+    );
   });
 
   it('refuses a campaign whose audience passes the cap (402), and re-checks at the snapshot', async () => {
@@ -293,7 +389,7 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(failed.error).toMatch(/campaigns cap of 4/);
     expect(stack.smtp.messages.filter((m) => m.parsed.subject === `Capped ${tag}`)).toHaveLength(0);
     const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
-    expect(consumption.body.categories.campaigns).toEqual({ used: 0, cap: 4 });
+    expect(consumption.body.categories.campaigns).toEqual({ used: 0, cap: 4, warning: null });
   });
 
   it('fails a workflow SEND_EMAIL step past the workflows cap, with the reason', async () => {
@@ -506,7 +602,11 @@ describe('billing with Stripe (stripe-mock)', () => {
       transport.close();
     }
     const consumption = await stack.api.get(billing(project.id, 'billing-consumption'), sk);
-    expect(consumption.body.categories.inbound).toEqual({ used: 1, cap: 1 });
+    expect(consumption.body.categories.inbound).toMatchObject({
+      used: 1,
+      cap: 1,
+      warning: { used: 1, cap: 1 },
+    });
   });
 
   it('refuses bad caps with 422 and changes nothing', async () => {
