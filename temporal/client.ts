@@ -192,7 +192,8 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
     });
   }
 
-  async startExecution({ input, memo }: ExecutionStart): Promise<void> {
+  async startExecution({ input, memo, startDelayMs = 0 }: ExecutionStart): Promise<void> {
+    const delayed = startDelayMs > 0;
     try {
       await this.client.workflow.start<typeof execution>('execution', {
         taskQueue: input.execution.queue,
@@ -201,7 +202,8 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [input],
         memo,
-        requestEagerStart: this.eagerStarts && input.execution.queue === this.taskQueue,
+        ...(delayed ? { startDelay: startDelayMs } : {}),
+        requestEagerStart: !delayed && this.eagerStarts && input.execution.queue === this.taskQueue,
         typedSearchAttributes: [{ key: PROJECT_ID, value: input.execution.projectId }],
       });
     } catch (error) {

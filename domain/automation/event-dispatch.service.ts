@@ -10,11 +10,12 @@ import {
   type CommandRow,
   type ExecutionStartRow,
 } from '../../db/sql/event-dispatch.sql.js';
-import type { Sql } from '../../db/sql/sql.js';
-import type { QueueWakeups, WorkflowEngine } from '../shared/ports.js';
+import type { ExecutionStart, QueueWakeups, WorkflowEngine } from '../shared/ports.js';
 import type { CommandOutcome } from './execution-command.pure.js';
 import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
-import type { ReceivedEvent } from './interpreter.pure.js';
+import { advanceExecution, type StepRunDeps } from './execution-steps.service.js';
+import { stepById } from './graph.pure.js';
+import { firstStep, opensWithDelay, waitDeadline, type ReceivedEvent } from './interpreter.pure.js';
 
 export interface DispatchReport {
   /** Events taken from the outbox. */
@@ -59,6 +60,46 @@ function startOf(row: ExecutionStartRow) {
   };
 }
 
+/**
+ * A run that opens with a DELAY (see opensWithDelay) takes its first steps here, up to that
+ * DELAY, and its durable run is started to pick up there when the delay ends: one workflow task
+ * for the opening instead of a task, a timer and another. Any other outcome (a step failed, the
+ * execution was cancelled meanwhile) starts the run as usual, which finds the execution ended.
+ * A retried start takes the same steps again, each idempotent.
+ */
+async function withOpeningDelay(
+  steps: StepRunDeps,
+  start: ExecutionStart,
+): Promise<ExecutionStart> {
+  const { input } = start;
+  const first = firstStep(input.graph);
+  if (!first || !opensWithDelay(input.graph)) return start;
+  const advanced = await advanceExecution({
+    ...steps,
+    ref: input.execution,
+    graph: input.graph,
+    from: { stepId: first.id, seq: 1 },
+    scope: { trigger: input.trigger, context: input.context },
+  });
+  if (advanced.kind !== 'waiting') return start;
+  const until = waitDeadline(stepById(input.graph, advanced.stepId)!, advanced.since);
+  if (until === null) return start;
+  return {
+    ...start,
+    input: {
+      ...input,
+      resume: {
+        stepId: advanced.stepId,
+        seq: advanced.seq,
+        waiting: { since: advanced.since, until },
+        inbox: [],
+        seen: [],
+      },
+    },
+    startDelayMs: Math.max(0, Date.parse(until) - Date.now()),
+  };
+}
+
 type Done = { id: string; kind: CommandOutcome };
 type Failed = { id: string; seconds: number; error: string };
 
@@ -68,16 +109,17 @@ type Failed = { id: string; seconds: number; error: string };
  * execution's START; a command Temporal cannot take now is postponed with a backoff.
  */
 async function carryOut({
-  sql,
+  steps,
   engine,
   commands,
   concurrency,
 }: {
-  sql: Sql;
+  steps: StepRunDeps;
   engine: WorkflowEngine;
   commands: CommandRow[];
   concurrency: number;
 }): Promise<{ done: Done[]; failed: Failed[] }> {
+  const { sql } = steps;
   const starts = new Map(
     (
       await findExecutionStarts(sql, {
@@ -103,7 +145,7 @@ async function carryOut({
         const row = starts.get(command.execution_id);
         if (!row || !isActive(command.status))
           return void done.push({ id: command.id, kind: 'dropped' });
-        await engine.startExecution(startOf(row));
+        await engine.startExecution(await withOpeningDelay(steps, startOf(row)));
         startedNow.add(command.execution_id);
         return void done.push({ id: command.id, kind: 'started' });
       }
@@ -153,6 +195,8 @@ async function carryOut({
  */
 export async function runDispatchLane({
   sql,
+  emailNotifier,
+  billingOn,
   engine,
   wakeups,
   queue,
@@ -164,8 +208,7 @@ export async function runDispatchLane({
   leaseSeconds = 30,
   idlePollMs = 1000,
   onProgress = () => undefined,
-}: {
-  sql: Sql;
+}: StepRunDeps & {
   engine: WorkflowEngine;
   wakeups: QueueWakeups;
   queue: string;
@@ -197,7 +240,12 @@ export async function runDispatchLane({
     report.events += batch.events;
     const commands = await claimCommands(sql, { queue, limit: commandBatchSize, leaseSeconds });
     if (commands.length > 0) {
-      const { done, failed } = await carryOut({ sql, engine, commands, concurrency });
+      const { done, failed } = await carryOut({
+        steps: { sql, emailNotifier, billingOn },
+        engine,
+        commands,
+        concurrency,
+      });
       await deleteCommands(sql, { ids: done.map((d) => d.id) });
       await postponeCommands(sql, { failures: failed });
       for (const d of done) {

@@ -33,6 +33,35 @@ export function delayMs(config: DelayConfig): number {
   return config.amount * DELAY_UNIT_MS[config.unit];
 }
 
+/** When a DELAY or WAIT_FOR_EVENT begun at `since` (ISO 8601) ends by itself (null: never). */
+export function waitDeadline(step: GraphStep, since: string): string | null {
+  const ms =
+    step.type === 'DELAY'
+      ? delayMs(step.config)
+      : step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds !== undefined
+        ? step.config.timeoutSeconds * 1000
+        : undefined;
+  return ms === undefined ? null : new Date(Date.parse(since) + ms).toISOString();
+}
+
+// Steps that run at once and always go on to their one next step (no branch, no end).
+const STRAIGHT_INSTANT_STEPS = new Set(['SEND_EMAIL', 'UPDATE_CONTACT']);
+
+/**
+ * Whether every run of the graph begins with instant steps that lead, without a branch, to a
+ * DELAY (as `SEND_EMAIL -> DELAY 1 day -> ...` does): such a run can take its first steps before
+ * its durable run exists, which then starts when that delay ends (Temporal's start delay).
+ */
+export function opensWithDelay(graph: WorkflowGraph): boolean {
+  let step = firstStep(graph);
+  for (let hops = 0; step && hops <= graph.steps.length; hops += 1) {
+    if (step.type === 'DELAY') return true;
+    if (!STRAIGHT_INSTANT_STEPS.has(step.type)) return false;
+    step = stepAfter(graph, step, null);
+  }
+  return false;
+}
+
 /**
  * The first event named `name` recorded at or after `since` (ISO 8601), in the order received:
  * an event recorded before a wait began does not end it.

@@ -83,6 +83,8 @@ export interface ExecutionStart {
   input: ExecutionInput;
   /** Shown beside the run in the Temporal UI. */
   memo: { workflowName: string; contactEmail: string; trigger: string };
+  /** The run starts this long after the call (its opening DELAY, taken up to by the caller). */
+  startDelayMs?: number;
 }
 
 export type AutomationDispatchSettings = LaneLoopSettings;

@@ -1,8 +1,8 @@
-import type { Sql } from '../../db/sql/sql.js';
 import {
   runDispatchLane,
   type DispatchReport,
 } from '../../domain/automation/event-dispatch.service.js';
+import type { StepRunDeps } from '../../domain/automation/execution-steps.service.js';
 import type {
   AutomationDispatchSettings,
   QueueWakeups,
@@ -12,11 +12,12 @@ import { heartbeating } from './heartbeating.js';
 
 export function createAutomationDispatchActivities({
   sql,
+  emailNotifier,
+  billingOn,
   engine,
   wakeups,
   dispatch,
-}: {
-  sql: Sql;
+}: StepRunDeps & {
   engine: WorkflowEngine;
   wakeups: QueueWakeups;
   dispatch: AutomationDispatchSettings;
@@ -31,6 +32,8 @@ export function createAutomationDispatchActivities({
       return heartbeating((note, context) =>
         runDispatchLane({
           sql,
+          emailNotifier,
+          billingOn,
           engine,
           wakeups,
           queue: dispatch.queue,

@@ -103,6 +103,8 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createAutomationDispatchActivities({
       sql: deps.sql,
+      emailNotifier: deps.emailNotifier,
+      billingOn: deps.billingOn,
       engine: deps.engine,
       wakeups: deps.dispatchWakeups,
       dispatch: deps.automationDispatch,

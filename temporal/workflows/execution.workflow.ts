@@ -6,6 +6,7 @@ import {
   continueAsNew,
   defineSignal,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -20,11 +21,11 @@ import type {
 import { stepById } from '../../domain/automation/graph.pure.js';
 import {
   contextWithEvent,
-  delayMs,
   firstEventSince,
   firstStep,
   keepForLaterWaits,
   stepAfter,
+  waitDeadline,
   type ReceivedEvent,
 } from '../../domain/automation/interpreter.pure.js';
 import type { GraphStep } from '../../domain/automation/step-config.pure.js';
@@ -52,6 +53,8 @@ export const executionEvent = defineSignal<[ReceivedEvent]>(EXECUTION_EVENT);
 // only a long wait with many events can reach.
 const MAX_HISTORY_EVENTS = 1000;
 const SEEN_IDS_KEPT = 200;
+// Versions the wait whose deadline has passed already (see waitUntil).
+const PASSED_DEADLINE_PATCH = 'wait-deadline-passed';
 
 const tooLong = (): boolean =>
   workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= MAX_HISTORY_EVENTS;
@@ -64,17 +67,6 @@ function failureOf(error: unknown): { error: string; result?: Record<string, unk
     return { error: cause.message, result: details };
   }
   return { error: cause instanceof Error ? cause.message : String(cause) };
-}
-
-/** When a DELAY or WAIT_FOR_EVENT begun at `since` ends by itself (null: never). */
-function deadlineOf(step: GraphStep, since: string): string | null {
-  const ms =
-    step.type === 'DELAY'
-      ? delayMs(step.config)
-      : step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds !== undefined
-        ? step.config.timeoutSeconds * 1000
-        : undefined;
-  return ms === undefined ? null : new Date(Date.parse(since) + ms).toISOString();
 }
 
 /**
@@ -127,7 +119,11 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
       await condition(ready);
       return true;
     }
-    return condition(ready, Math.max(0, Date.parse(until) - Date.now()));
+    const left = Date.parse(until) - Date.now();
+    // A run started when its opening DELAY ended (its start delay) sets no timer that has
+    // nothing left to wait: the steps after it run in this same workflow task.
+    if (left <= 0 && patched(PASSED_DEADLINE_PATCH)) return ready();
+    return condition(ready, Math.max(0, left));
   };
 
   try {
@@ -148,7 +144,7 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
         seq = advanced.seq;
         close = undefined;
         if (advanced.kind === 'waiting') {
-          waiting = { since: advanced.since, until: deadlineOf(step, advanced.since) };
+          waiting = { since: advanced.since, until: waitDeadline(step, advanced.since) };
         } else {
           open = true;
         }

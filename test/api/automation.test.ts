@@ -436,6 +436,65 @@ describe('cancelling', () => {
   });
 });
 
+describe('a run that opens with a DELAY', () => {
+  it('takes its first steps at dispatch, starts when the delay ends, and runs the rest in one task', async () => {
+    const { sk, templateId } = await sendingProject();
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        mark: { type: 'UPDATE_CONTACT', config: { data: { stage: 'welcomed' } } },
+        pause: { type: 'DELAY', config: { amount: 2, unit: 'seconds' } },
+        send: { type: 'SEND_EMAIL', config: { templateId } },
+      },
+      links: [
+        ['mark', 'pause'],
+        ['pause', 'send'],
+      ],
+    });
+    const email = uniqueEmail('opening').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const waiting = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
+    const contact = await stack.api.get(`/contacts/${waiting!.contactId}`, sk);
+    expect(contact.body.data.stage).toBe('welcomed');
+    // Its run exists (an operator sees it) while it waits.
+    expect(await runStatus(waiting!.id)).toBe('RUNNING');
+
+    const done = await waitForExecution(stack.api, sk, workflow.id, waiting!.id, ended);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.steps.map((s: { type: string; status: string }) => [s.type, s.status])).toEqual([
+      ['UPDATE_CONTACT', 'COMPLETED'],
+      ['DELAY', 'COMPLETED'],
+      ['SEND_EMAIL', 'COMPLETED'],
+    ]);
+    const pause = done.steps[1] as unknown as { startedAt: string; finishedAt: string };
+    expect(Date.parse(pause.finishedAt) - Date.parse(pause.startedAt)).toBeGreaterThanOrEqual(1900);
+    await expect
+      .poll(() => stack.smtp.messages.filter((m) => m.to.includes(email)).length, {
+        timeout: 15_000,
+      })
+      .toBe(1);
+
+    // The run started when the delay ended (Temporal's start delay): one workflow task, no timer.
+    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+    try {
+      const history = await new TemporalClient({ connection }).workflow
+        .getHandle(`execution-${waiting!.id}`)
+        .fetchHistory();
+      const events = history.events ?? [];
+      expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+      expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(0);
+      expect(
+        Number(
+          history.events?.[0]?.workflowExecutionStartedEventAttributes?.firstWorkflowTaskBackoff
+            ?.seconds ?? 0,
+        ),
+      ).toBeGreaterThanOrEqual(1);
+    } finally {
+      await connection.close();
+    }
+    await keepHistory('execution.opening-delay', `execution-${waiting!.id}`);
+  });
+});
+
 describe('CONDITION on the trigger event, UPDATE_CONTACT of the subscription', () => {
   it('reads event.* from the trigger event, and an unsubscribe records its event', async () => {
     const { sk } = await projectFixture(stack.api);

@@ -22,6 +22,7 @@ const WORKFLOWS = [
   'execution.condition-no-exit',
   'execution.continued-as-new',
   'execution.email-wait-event-condition-yes',
+  'execution.opening-delay',
   'execution.wait-timeout',
   'execution.webhook',
   'execution.webhook-failed',
