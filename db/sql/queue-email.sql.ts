@@ -203,3 +203,15 @@ export async function queueExecutionEmail(
   );
   return row;
 }
+
+/** The email an execution's step queued, if it did (one per execution and step). */
+export async function findExecutionStepEmail(
+  sql: Sql,
+  { executionId, stepId }: { executionId: string; stepId: string },
+): Promise<{ id: string; status: EmailStatus } | undefined> {
+  const [row] = await sql.query<{ id: string; status: EmailStatus }>(
+    'SELECT id, status FROM emails WHERE execution_id = $1 AND step_id = $2',
+    [executionId, stepId],
+  );
+  return row;
+}

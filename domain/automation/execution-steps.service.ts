@@ -1,6 +1,10 @@
 import { findContact, type ContactRow } from '../../db/sql/contacts.sql.js';
 import { beginExecutionStep, finishExecution } from '../../db/sql/executions.sql.js';
-import { findSendContext, queueExecutionEmail } from '../../db/sql/queue-email.sql.js';
+import {
+  findExecutionStepEmail,
+  findSendContext,
+  queueExecutionEmail,
+} from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
 import { capOf, chargeCap } from '../billing/billing.service.js';
@@ -111,7 +115,13 @@ class QueuedBefore extends Error {}
  */
 async function queueWithinCap<T extends { id: string; status: string } | undefined>(
   sql: Sql,
-  { projectId, id, cap }: { projectId: string; id: string; cap: number },
+  {
+    projectId,
+    id,
+    cap,
+    executionId,
+    stepId,
+  }: { projectId: string; id: string; cap: number; executionId: string; stepId: string },
   queue: (tx: Sql) => Promise<T>,
 ): Promise<T> {
   try {
@@ -126,6 +136,11 @@ async function queueWithinCap<T extends { id: string; status: string } | undefin
     });
   } catch (error) {
     if (error instanceof QueuedBefore) return queue(sql); // finds the earlier one, or nothing
+    // A retry of a step whose email the cap's last place went to: that email stands.
+    if (error instanceof DomainError && error.code === 'BILLING_LIMIT_EXCEEDED') {
+      const earlier = await findExecutionStepEmail(sql, { executionId, stepId });
+      if (earlier) return earlier as T;
+    }
     throw error;
   }
 }
@@ -171,7 +186,11 @@ async function sendEmailStep({
     email =
       cap === undefined
         ? await queue(sql)
-        : await queueWithinCap(sql, { projectId: ref.projectId, id, cap }, queue);
+        : await queueWithinCap(
+            sql,
+            { projectId: ref.projectId, id, cap, executionId: ref.executionId, stepId: step.id },
+            queue,
+          );
   } catch (error) {
     if (error instanceof DomainError && error.code === 'BILLING_LIMIT_EXCEEDED') {
       return { error: error.message };

@@ -5,7 +5,13 @@ import { Client as TemporalClient, Connection } from '@temporalio/client';
 import nodemailer from 'nodemailer';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { findExecutionStarts } from '../../db/sql/event-dispatch.sql.js';
+import { createSql, createSqlPool } from '../../db/sql/sql.js';
+import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
+import { advanceExecution } from '../../domain/automation/execution-steps.service.js';
 import { freePort } from '../../runtime/embedded/free-port.js';
+import { createLogger } from '../../runtime/logger.js';
+import { createPgQueueNotifier } from '../../runtime/pg-queue-notifier.js';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
@@ -421,6 +427,75 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(over.status).toBe('FAILED');
     expect(over.steps[0]).toMatchObject({ type: 'SEND_EMAIL', status: 'FAILED' });
     expect(over.steps[0]!.error).toMatch(/workflows cap of 1/);
+    expect(await emailCount(project.id)).toBe(1);
+  });
+
+  it('lets a SEND_EMAIL step retried after its email took the last place of the cap go on', async () => {
+    const { project, sk, domain } = await sender();
+    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { workflows: 1 } });
+    const template = await stack.api.post('/templates', {
+      ...sk,
+      body: {
+        name: 'Hello',
+        subject: 'Hello',
+        body: '<p>Hello</p>',
+        type: 'TRANSACTIONAL',
+        from: `hello@${domain}`,
+      },
+    });
+    const workflow = await buildWorkflow(stack.api, sk, {
+      triggerEvent: 'joined',
+      steps: {
+        send: { type: 'SEND_EMAIL', config: { templateId: template.body.id } },
+        pause: { type: 'DELAY', config: { amount: 10, unit: 'minutes' } },
+      },
+      links: [['send', 'pause']],
+    });
+    await track(stack.api, sk, uniqueEmail('retried'), 'joined');
+    const [execution] = await waitForExecutions(stack.api, sk, workflow.id);
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      (x) => x.status === 'WAITING',
+    );
+    expect(await emailCount(project.id)).toBe(1);
+
+    // The step runs again, as it does when a worker died before its completion was recorded:
+    // the cap is full, but the email it finds is its own, so it goes on to the DELAY.
+    const pool = createSqlPool({ url: inject('stack').databaseUrl, max: 1 });
+    const notifier = createPgQueueNotifier({
+      url: inject('stack').databaseUrl,
+      channel: EMAIL_QUEUED_CHANNEL,
+      logger: createLogger({ level: 'silent', name: 'test' }),
+    });
+    try {
+      const sql = createSql(pool);
+      const [start] = await findExecutionStarts(sql, { executionIds: [execution!.id] });
+      const again = await advanceExecution({
+        sql,
+        emailNotifier: notifier,
+        billingOn: true,
+        ref: {
+          executionId: start!.id,
+          projectId: start!.project_id,
+          workflowId: start!.workflow_id,
+          contactId: start!.contact_id,
+          queue: start!.queue,
+        },
+        graph: start!.graph,
+        from: { stepId: workflow.steps.send as string, seq: 1 },
+        scope: { trigger: null, context: {} },
+      });
+      expect(again).toMatchObject({ kind: 'waiting', stepId: workflow.steps.pause, seq: 2 });
+    } finally {
+      await notifier.close();
+      await pool.end();
+    }
+    const after = await stack.api.get(`/workflows/${workflow.id}/executions/${execution!.id}`, sk);
+    expect(after.body.status).toBe('WAITING');
+    expect(after.body.steps[0]).toMatchObject({ type: 'SEND_EMAIL', status: 'COMPLETED' });
     expect(await emailCount(project.id)).toBe(1);
   });
 
