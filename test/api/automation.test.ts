@@ -495,6 +495,48 @@ describe('a run that opens with a DELAY', () => {
   });
 });
 
+describe('events reaching a run during its start delay', () => {
+  it('keeps an event of the delay from ending the wait after it; one during the wait does', async () => {
+    const { sk } = await sendingProject();
+    const workflow = await buildWorkflow(stack.api, sk, {
+      steps: {
+        pause: { type: 'DELAY', config: { amount: 2, unit: 'seconds' } },
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase', timeoutSeconds: 30 } },
+        bought: { type: 'UPDATE_CONTACT', config: { data: { stage: 'customer' } } },
+        lapsed: { type: 'UPDATE_CONTACT', config: { data: { stage: 'lapsed' } } },
+      },
+      links: [
+        ['pause', 'wait'],
+        ['wait', 'bought', 'event'],
+        ['wait', 'lapsed', 'timeout'],
+      ],
+    });
+    const email = uniqueEmail('delayed').toLowerCase();
+    await track(stack.api, sk, email, 'signup');
+    const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
+    // Signalled while the run waits for its start: received, but from before the wait began.
+    await track(stack.api, sk, email, 'purchase', { early: true });
+    await waitForExecution(
+      stack.api,
+      sk,
+      workflow.id,
+      execution!.id,
+      waitingAt(workflow.steps.wait as string),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const still = await stack.api.get(`/workflows/${workflow.id}/executions/${execution!.id}`, sk);
+    expect(still.body.status).toBe('WAITING');
+    expect(still.body.currentStepId).toBe(workflow.steps.wait);
+
+    await track(stack.api, sk, email, 'purchase', { late: true });
+    const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.context).toEqual({ purchase: { late: true } });
+    const contact = await stack.api.get(`/contacts/${done.contactId}`, sk);
+    expect(contact.body.data.stage).toBe('customer');
+  });
+});
+
 describe('CONDITION on the trigger event, UPDATE_CONTACT of the subscription', () => {
   it('reads event.* from the trigger event, and an unsubscribe records its event', async () => {
     const { sk } = await projectFixture(stack.api);
