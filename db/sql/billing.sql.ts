@@ -337,3 +337,47 @@ export async function markUsageReported(
     [projectId, category, hour, value],
   );
 }
+
+export interface UnmailedLimitWarning {
+  event_id: string;
+  project_id: string;
+  category: BillingCategory;
+  used: number;
+  cap: number;
+  period_start: string;
+  /** The project's members of these roles (its owners and admins). */
+  user_ids: string[];
+}
+
+/** `billing.limit_warning` events since `since` not emailed yet, oldest first, with whom to tell. */
+export async function findUnmailedLimitWarnings(
+  sql: Sql,
+  { since, roles, limit }: { since: Date; roles: string[]; limit: number },
+): Promise<UnmailedLimitWarning[]> {
+  return sql.query<UnmailedLimitWarning>(
+    `SELECT e.id AS event_id, e.project_id, e.data->>'category' AS category,
+            (e.data->>'used')::int AS used, (e.data->>'cap')::int AS cap,
+            e.data->>'periodStart' AS period_start,
+            coalesce(array_agg(m.user_id ORDER BY m.user_id)
+                       FILTER (WHERE m.user_id IS NOT NULL), '{}') AS user_ids
+       FROM events e
+       LEFT JOIN project_members m ON m.project_id = e.project_id AND m.role = ANY($3::text[])
+      WHERE e.contact_id IS NULL AND e.created_at >= $1 AND e.name = $2
+        AND NOT EXISTS (SELECT 1 FROM billing_warning_mails w WHERE w.event_id = e.id)
+      GROUP BY e.id
+      ORDER BY e.id LIMIT $4`,
+    [since, LIMIT_WARNING_EVENT, roles, limit],
+  );
+}
+
+/** Records limit warnings as emailed (each once). */
+export async function markLimitWarningsMailed(
+  sql: Sql,
+  { eventIds }: { eventIds: string[] },
+): Promise<void> {
+  if (eventIds.length === 0) return;
+  await sql.query(
+    `INSERT INTO billing_warning_mails (event_id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING`,
+    [eventIds],
+  );
+}

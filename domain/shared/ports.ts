@@ -14,6 +14,16 @@ export interface SystemEmailRequest {
   kind: SystemEmailKind;
   userId: string;
   projectId?: string;
+  /** BILLING_LIMIT_WARNING: the cap the project's usage reached 80 % of. */
+  limit?: LimitNotice;
+}
+
+export interface LimitNotice {
+  category: string;
+  used: number;
+  cap: number;
+  /** The month (UTC) as YYYY-MM-01. */
+  periodStart: string;
 }
 
 /** What the domain asks of the durable executor (implemented over Temporal). */

@@ -1,3 +1,4 @@
+import type { LimitNotice } from '../shared/ports.js';
 import type { SystemEmailKind } from './system-email-kind.pure.js';
 
 export interface SystemEmailContent {
@@ -27,10 +28,12 @@ export function systemEmailContent({
   kind,
   link,
   projectName,
+  limit,
 }: {
   kind: SystemEmailKind;
   link: string;
   projectName?: string;
+  limit?: LimitNotice;
 }): SystemEmailContent {
   switch (kind) {
     case 'VERIFY_EMAIL':
@@ -63,5 +66,18 @@ export function systemEmailContent({
           url: link,
         }),
       };
+    case 'BILLING_LIMIT_WARNING': {
+      const month = limit?.periodStart.slice(0, 7) ?? '';
+      return {
+        subject: `${projectName ?? 'Your project'} has used 80% of its monthly ${limit?.category ?? ''} cap`,
+        ...layout(
+          [
+            `The project "${projectName ?? ''}" has used ${limit?.used ?? 0} of its ${limit?.cap ?? 0} ${limit?.category ?? ''} emails for ${month} (UTC).`,
+            'Mail past the cap is refused until the next month, or until the cap is raised in the billing limits.',
+          ],
+          { label: 'Review the billing limits', url: link },
+        ),
+      };
+    }
   }
 }

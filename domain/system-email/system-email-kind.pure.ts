@@ -1,3 +1,8 @@
 /** The account emails the service sends itself (not a project's mail). */
-export const SYSTEM_EMAIL_KINDS = ['VERIFY_EMAIL', 'RESET_PASSWORD', 'PROJECT_INVITATION'] as const;
+export const SYSTEM_EMAIL_KINDS = [
+  'VERIFY_EMAIL',
+  'RESET_PASSWORD',
+  'PROJECT_INVITATION',
+  'BILLING_LIMIT_WARNING',
+] as const;
 export type SystemEmailKind = (typeof SYSTEM_EMAIL_KINDS)[number];

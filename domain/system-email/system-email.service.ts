@@ -37,6 +37,7 @@ export async function deliverSystemEmail({
       link = `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
       break;
     }
+    case 'BILLING_LIMIT_WARNING':
     case 'PROJECT_INVITATION': {
       const project = request.projectId
         ? await em.findOne(Project, { id: request.projectId })
@@ -47,6 +48,11 @@ export async function deliverSystemEmail({
       break;
     }
   }
-  const content = systemEmailContent({ kind: request.kind, link, projectName });
+  const content = systemEmailContent({
+    kind: request.kind,
+    link,
+    projectName,
+    limit: request.limit,
+  });
   return mailer.send({ from, to: user.email, ...content });
 }

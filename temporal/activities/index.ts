@@ -118,7 +118,7 @@ export function createActivities(deps: ActivityDeps) {
       billingOn: deps.billingOn,
       watchPollMs: 1000,
     }),
-    ...createBillingActivities({ sql: deps.sql, payments: deps.payments }),
+    ...createBillingActivities({ sql: deps.sql, payments: deps.payments, engine: deps.engine }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

@@ -10,8 +10,8 @@ const { reportBillingUsage: report } = proxyActivities<Activities>({
 /**
  * Run by the `billing-usage` schedule: reports the finished hours of each project's usage to
  * Stripe as meter events (each with an identifier Stripe de-duplicates, so a retry never bills
- * twice).
+ * twice), then emails the limit warnings recorded since to the projects' owners and admins.
  */
-export async function reportBillingUsage(): Promise<{ reported: number }> {
+export async function reportBillingUsage(): Promise<{ reported: number; mailed: number }> {
   return report();
 }

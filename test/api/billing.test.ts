@@ -107,6 +107,31 @@ const emailCount = async (projectId: string): Promise<number> =>
         .rows[0].n,
   );
 
+/** Triggers the billing-usage schedule and waits until one more of its runs has completed. */
+async function runBillingSchedule(): Promise<void> {
+  const connection = await Connection.connect({ address: inject('stack').temporalAddress });
+  try {
+    const client = new TemporalClient({ connection });
+    const completedRuns = async () => {
+      let n = 0;
+      for await (const _run of client.workflow.list({
+        query: `WorkflowType = 'reportBillingUsage' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
+      }))
+        n += 1;
+      return n;
+    };
+    const before = await completedRuns();
+    await client.schedule.getHandle(`billing-usage-${stack.env.TEMPORAL_TASK_QUEUE}`).trigger();
+    const deadline = Date.now() + 60_000;
+    while ((await completedRuns()) <= before) {
+      expect(Date.now(), 'the billing-usage run never completed').toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
 /** A Stripe event as Stripe would post it, signed with the test secret at `timestamp`. */
 function signedEvent(
   type: string,
@@ -270,7 +295,7 @@ describe('billing with Stripe (stripe-mock)', () => {
   });
 
   it('records billing.limit_warning once per period at 80 % of a cap, again for a new cap', async () => {
-    const { project, sk, domain } = await sender();
+    const { owner, project, sk, domain } = await sender();
     await stack.api.put(billing(project.id, 'billing-limits'), {
       ...sk,
       body: { transactional: 5 },
@@ -358,7 +383,21 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(names.body.names.map((n: { name: string }) => n.name)).toContain(
       'billing.limit_warning',
     );
-  });
+
+    // The billing-usage run emails each warning to the owner, once.
+    const toOwner = () =>
+      stack.smtp.messages.filter(
+        (m) => m.to.includes(owner.email.toLowerCase()) && /80%/.test(m.parsed.subject ?? ''),
+      );
+    await runBillingSchedule();
+    await expect.poll(() => toOwner().length, { timeout: 30_000 }).toBe(2);
+    const mail = toOwner().find((m) => (m.parsed.text ?? '').includes('of its 10'));
+    expect(mail?.parsed.subject).toMatch(/has used 80% of its monthly transactional cap/);
+    expect(mail?.parsed.text).toContain('used 8 of its 10 transactional emails');
+    await runBillingSchedule();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(toOwner()).toHaveLength(2);
+  }, 120_000);
 
   it('refuses a campaign whose audience passes the cap (402), and re-checks at the snapshot', async () => {
     const { project, sk, domain } = await sender();
@@ -531,54 +570,30 @@ describe('billing with Stripe (stripe-mock)', () => {
         (r) => r.path === '/v1/billing/meter_events' && r.body.get('identifier') === identifier,
       );
 
-    const connection = await Connection.connect({ address: inject('stack').temporalAddress });
-    try {
-      const client = new TemporalClient({ connection });
-      const schedule = client.schedule.getHandle(`billing-usage-${stack.env.TEMPORAL_TASK_QUEUE}`);
-      const completedRuns = async () => {
-        let n = 0;
-        for await (const _run of client.workflow.list({
-          query: `WorkflowType = 'reportBillingUsage' AND TaskQueue = '${stack.env.TEMPORAL_TASK_QUEUE}' AND ExecutionStatus = 'Completed'`,
-        }))
-          n += 1;
-        return n;
-      };
-      const runAndWait = async (runs: number) => {
-        await schedule.trigger();
-        const deadline = Date.now() + 60_000;
-        while ((await completedRuns()) < runs) {
-          expect(Date.now(), 'the report never completed').toBeLessThan(deadline);
-          await new Promise((r) => setTimeout(r, 300));
-        }
-      };
+    await runBillingSchedule();
+    expect(meterEvents()).toHaveLength(1);
+    const [event] = meterEvents();
+    expect(event!.body.get('event_name')).toBe('mailwright_emails');
+    expect(event!.body.get('payload[value]')).toBe('3');
+    expect(event!.body.get('payload[category]')).toBe('transactional');
+    expect(event!.body.get('payload[stripe_customer_id]')).toMatch(/^cus_/);
 
-      await runAndWait(1);
-      expect(meterEvents()).toHaveLength(1);
-      const [event] = meterEvents();
-      expect(event!.body.get('event_name')).toBe('mailwright_emails');
-      expect(event!.body.get('payload[value]')).toBe('3');
-      expect(event!.body.get('payload[category]')).toBe('transactional');
-      expect(event!.body.get('payload[stripe_customer_id]')).toMatch(/^cus_/);
-
-      // Reported: the next run sends nothing for that hour.
-      await runAndWait(2);
-      expect(meterEvents()).toHaveLength(1);
-      // A report that died before recording its row sends the same identifier again, which
-      // Stripe counts once.
-      await withDatabase((db) =>
-        db.query('DELETE FROM billing_reports WHERE project_id = $1', [project.id]),
-      );
-      await runAndWait(3);
-      expect(meterEvents()).toHaveLength(2);
-      expect(meterEvents()[1]!.body.get('payload[value]')).toBe('3');
-      await keepHistoryOfCompletedRun(
-        'report-billing-usage',
-        'reportBillingUsage',
-        stack.env.TEMPORAL_TASK_QUEUE as string,
-      );
-    } finally {
-      await connection.close();
-    }
+    // Reported: the next run sends nothing for that hour.
+    await runBillingSchedule();
+    expect(meterEvents()).toHaveLength(1);
+    // A report that died before recording its row sends the same identifier again, which
+    // Stripe counts once.
+    await withDatabase((db) =>
+      db.query('DELETE FROM billing_reports WHERE project_id = $1', [project.id]),
+    );
+    await runBillingSchedule();
+    expect(meterEvents()).toHaveLength(2);
+    expect(meterEvents()[1]!.body.get('payload[value]')).toBe('3');
+    await keepHistoryOfCompletedRun(
+      'report-billing-usage',
+      'reportBillingUsage',
+      stack.env.TEMPORAL_TASK_QUEUE as string,
+    );
   }, 240_000);
 
   it('walks the setup-state through every onboarding step, the subscription included', async () => {
