@@ -100,6 +100,27 @@ async function sender() {
   return { ...fixture, domain };
 }
 
+/** A sending project whose workflows may send one email this month, and a template for it. */
+async function senderCappedAtOneWorkflowEmail() {
+  const made = await sender();
+  await stack.api.put(billing(made.project.id, 'billing-limits'), {
+    ...made.sk,
+    body: { workflows: 1 },
+  });
+  const template = await stack.api.post('/templates', {
+    ...made.sk,
+    body: {
+      name: 'Hello',
+      subject: 'Hello',
+      body: '<p>Hello</p>',
+      type: 'TRANSACTIONAL',
+      from: `hello@${made.domain}`,
+    },
+  });
+  expect(template.status, template.text).toBe(201);
+  return { ...made, template: template.body as { id: string } };
+}
+
 const emailCount = async (projectId: string): Promise<number> =>
   withDatabase(
     async (db) =>
@@ -438,22 +459,10 @@ describe('billing with Stripe (stripe-mock)', () => {
   });
 
   it('fails a workflow SEND_EMAIL step past the workflows cap, with the reason', async () => {
-    const { project, sk, domain } = await sender();
-    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { workflows: 1 } });
-    const template = await stack.api.post('/templates', {
-      ...sk,
-      body: {
-        name: 'Hello',
-        subject: 'Hello',
-        body: '<p>Hello</p>',
-        type: 'TRANSACTIONAL',
-        from: `hello@${domain}`,
-      },
-    });
-    expect(template.status, template.text).toBe(201);
+    const { project, sk, template } = await senderCappedAtOneWorkflowEmail();
     const workflow = await buildWorkflow(stack.api, sk, {
       triggerEvent: 'joined',
-      steps: { send: { type: 'SEND_EMAIL', config: { templateId: template.body.id } } },
+      steps: { send: { type: 'SEND_EMAIL', config: { templateId: template.id } } },
     });
     await track(stack.api, sk, uniqueEmail('first'), 'joined');
     const [first] = await waitForExecutions(stack.api, sk, workflow.id);
@@ -470,22 +479,11 @@ describe('billing with Stripe (stripe-mock)', () => {
   });
 
   it('lets a SEND_EMAIL step retried after its email took the last place of the cap go on', async () => {
-    const { project, sk, domain } = await sender();
-    await stack.api.put(billing(project.id, 'billing-limits'), { ...sk, body: { workflows: 1 } });
-    const template = await stack.api.post('/templates', {
-      ...sk,
-      body: {
-        name: 'Hello',
-        subject: 'Hello',
-        body: '<p>Hello</p>',
-        type: 'TRANSACTIONAL',
-        from: `hello@${domain}`,
-      },
-    });
+    const { project, sk, template } = await senderCappedAtOneWorkflowEmail();
     const workflow = await buildWorkflow(stack.api, sk, {
       triggerEvent: 'joined',
       steps: {
-        send: { type: 'SEND_EMAIL', config: { templateId: template.body.id } },
+        send: { type: 'SEND_EMAIL', config: { templateId: template.id } },
         pause: { type: 'DELAY', config: { amount: 10, unit: 'minutes' } },
       },
       links: [['send', 'pause']],
