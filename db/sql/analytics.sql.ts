@@ -1,6 +1,7 @@
 import { SERVICE_EVENT_NAME_PATTERN } from '../../domain/events/event-names.pure.js';
 import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
-import { CAMPAIGN_EMAIL_FIGURES } from './campaigns.sql.js';
+import { CAMPAIGN_EMAIL_FIGURES, type CampaignEmailFigureCounts } from './campaigns.sql.js';
+import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
 import type { Sql } from './sql.js';
 
 const BUCKET_MS: Record<Granularity, number> = {
@@ -57,18 +58,11 @@ export async function eventTimeseries(
   return sql.query(text, [projectId, names, from, to, granularity]);
 }
 
-export interface CampaignFiguresRow {
+export interface CampaignFiguresRow extends CampaignEmailFigureCounts {
   id: string;
   name: string;
   status: string;
   started_at: Date | null;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  complained: number;
-  unsubscribed: number;
 }
 
 const METRIC_ORDER: Record<CampaignMetric, string> = {
@@ -116,12 +110,7 @@ export async function topCustomEvents(
   // name's count in the window from the same index: the service's own (most) events are never
   // read one by one.
   return sql.query(
-    `WITH RECURSIVE names AS (
-       (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
-       UNION ALL
-       SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name
-                ORDER BY e.name LIMIT 1)
-         FROM names n WHERE n.name IS NOT NULL)
+    `WITH RECURSIVE ${PROJECT_EVENT_NAMES_CTE}
      SELECT name, count FROM (
        SELECT n.name,
               (SELECT count(*)::int FROM events e

@@ -480,12 +480,18 @@ export async function finishCampaignSending(
   return row?.status ?? null;
 }
 
-export interface CampaignStatsRow {
+export interface CampaignStatsRow extends CampaignEmailFigureCounts {
   recipients: number;
   skipped: number;
   pending: number;
   unqueued_cancelled: number;
   queued: number;
+  failed: number;
+  cancelled: number;
+}
+
+/** The counts CAMPAIGN_EMAIL_FIGURES answers, one column each. */
+export interface CampaignEmailFigureCounts {
   sent: number;
   delivered: number;
   opened: number;
@@ -493,8 +499,6 @@ export interface CampaignStatsRow {
   bounced: number;
   complained: number;
   unsubscribed: number;
-  failed: number;
-  cancelled: number;
 }
 
 /**

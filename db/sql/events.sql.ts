@@ -1,5 +1,17 @@
 import type { Sql } from './sql.js';
 
+/**
+ * The project's ($1) distinct event names as a recursive CTE `names(name)` (the last row is
+ * NULL): a skip scan of (project_id, name, created_at), one index probe per name however many
+ * events each has.
+ */
+export const PROJECT_EVENT_NAMES_CTE = `names AS (
+       (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
+       UNION ALL
+       SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name
+                ORDER BY e.name LIMIT 1)
+         FROM names n WHERE n.name IS NOT NULL)`;
+
 export interface EventRow {
   id: string;
   name: string;
@@ -142,12 +154,7 @@ export async function eventNamesWithDataKeys(
   { projectId, sample }: { projectId: string; sample: number },
 ): Promise<{ name: string; keys: string[] }[]> {
   return sql.query<{ name: string; keys: string[] }>(
-    `WITH RECURSIVE names AS (
-       (SELECT name FROM events WHERE project_id = $1 ORDER BY name LIMIT 1)
-       UNION ALL
-       SELECT (SELECT e.name FROM events e WHERE e.project_id = $1 AND e.name > n.name
-                ORDER BY e.name LIMIT 1)
-         FROM names n WHERE n.name IS NOT NULL)
+    `WITH RECURSIVE ${PROJECT_EVENT_NAMES_CTE}
      SELECT n.name,
             coalesce(array_agg(DISTINCT k.key ORDER BY k.key) FILTER (WHERE k.key IS NOT NULL),
                      '{}') AS keys

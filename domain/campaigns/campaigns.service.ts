@@ -13,6 +13,7 @@ import {
   queueTestEmail,
   replaceDraftCampaign,
   type CampaignContent,
+  type CampaignEmailFigureCounts,
   type CampaignRow,
 } from '../../db/sql/campaigns.sql.js';
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
@@ -549,15 +550,8 @@ export async function sendTestEmail({
   return { emailId: queued.id, email: to, status: queued.status };
 }
 
-export interface CampaignStats {
+export interface CampaignStats extends CampaignEmailFigureCounts {
   recipients: number;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  complained: number;
-  unsubscribed: number;
   failed: number;
   skipped: number;
   /** Recipients whose email was never handed to SMTP because the campaign was cancelled. */

@@ -5,8 +5,7 @@ export const LIMIT_WARNING_EVENT = 'billing.limit_warning';
  * Names the service emits itself, which a client may not track: one POSIX regular expression,
  * read the same by JavaScript and by PostgreSQL (`name !~ ...`).
  */
-export const SERVICE_EVENT_NAME_PATTERN =
-  '^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$|billing\\.limit_warning$)';
+export const SERVICE_EVENT_NAME_PATTERN = `^(email\\.|contact\\.(subscribed|unsubscribed)$|segment\\.[^.]+\\.(entry|exit)$|${LIMIT_WARNING_EVENT.replace('.', '\\.')}$)`;
 const SERVICE_EVENT_NAME = new RegExp(SERVICE_EVENT_NAME_PATTERN);
 
 export function isReservedEventName(name: string): boolean {

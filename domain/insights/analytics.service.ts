@@ -5,6 +5,7 @@ import {
   topCustomEvents,
   type CampaignFiguresRow,
 } from '../../db/sql/analytics.sql.js';
+import type { CampaignEmailFigureCounts } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { rate } from '../shared/rates.pure.js';
 import {
@@ -57,18 +58,11 @@ export async function timeseries({
   };
 }
 
-export interface CampaignFigures {
+export interface CampaignFigures extends CampaignEmailFigureCounts {
   id: string;
   name: string;
   status: string;
   startedAt: string | null;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  complained: number;
-  unsubscribed: number;
   openRate: number;
   clickRate: number;
   bounceRate: number;
