@@ -206,7 +206,9 @@ export async function markEmailRetrying(
 /**
  * Records the server's acceptance: SENT with its Message-ID and rendered subject, and the
  * `email.sent` event, in one statement. A campaign's email cancelled while a lane was already
- * handing it over was sent all the same, and is recorded so; any other status is left as it is.
+ * handing it over was sent all the same, and is recorded so. So is one whose bounce was reported
+ * (by its id) while the server held it, before this ran: it stays BOUNCED, now with its sending.
+ * Any other status is left as it is.
  */
 export async function markEmailSent(
   sql: Sql,
@@ -214,9 +216,11 @@ export async function markEmailSent(
 ): Promise<void> {
   await sql.query(
     `WITH sent AS (
-       UPDATE emails SET status = 'SENT', sent_at = now(), message_id = $2, subject = $3,
+       UPDATE emails SET status = CASE WHEN status = 'BOUNCED' THEN status ELSE 'SENT' END,
+              sent_at = now(), message_id = $2, subject = $3,
               claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1 AND status IN ('QUEUED', 'CANCELLED')
+        WHERE id = $1
+          AND (status IN ('QUEUED', 'CANCELLED') OR (status = 'BOUNCED' AND sent_at IS NULL))
         RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
                   execution_id, campaign_id)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)

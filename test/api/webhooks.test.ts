@@ -71,6 +71,57 @@ describe('POST /webhooks/email', () => {
     ).toHaveLength(1);
   });
 
+  it('keeps the sending of an email whose bounce came while the server still held it', async () => {
+    const fixture = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(stack.api, dns, fixture.sk.key, uniqueDomain('early'));
+    const to = uniqueEmail('early');
+    let reachedServer: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => {
+      reachedServer = resolve;
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    stack.smtp.setResponder(async (message) => {
+      if (!message.to.includes(to)) return;
+      reachedServer();
+      await released;
+    });
+    try {
+      const res = await stack.api.post('/v1/send', {
+        ...fixture.sk,
+        body: { to, subject: 'Early', body: 'b', from: `a@${domain}` },
+      });
+      expect(res.status, res.text).toBe(200);
+      const emailId = res.body.data.emails[0].email as string;
+      const contactId = res.body.data.emails[0].contact.id as string;
+      await atServer;
+      // The provider reports the bounce before the server has answered the lane.
+      const bounce = await stack.api.post(
+        '/webhooks/email',
+        signed({ type: 'bounced', bounceType: 'hard', emailId }),
+      );
+      expect(bounce.body).toEqual({ received: true, applied: true });
+      release();
+      await stack.smtp.waitFor((m) => m.to.includes(to));
+      await expect
+        .poll(async () => (await eventNames(fixture.sk.key, contactId)).sort(), {
+          timeout: 10_000,
+        })
+        .toEqual(['email.bounced', 'email.sent']);
+      const row = await withDatabase(
+        async (db) =>
+          (await db.query('SELECT status, sent_at FROM emails WHERE id = $1', [emailId])).rows[0],
+      );
+      expect(row.status).toBe('BOUNCED');
+      expect(row.sent_at).not.toBeNull();
+    } finally {
+      stack.smtp.setResponder(undefined);
+      release();
+    }
+  });
+
   it('suppresses and unsubscribes on a hard bounce; the next send is SUPPRESSED', async () => {
     const { sk, emailId, contactId, to, domain } = await sentEmail();
     const res = await stack.api.post(
