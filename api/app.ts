@@ -2,12 +2,15 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { AppDeps } from './deps.js';
+import { dashboard } from './http/dashboard.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { AnyRoute } from './http/route.js';
+import { refuseTooDeepBody, storableInput } from './http/storable-input.js';
 import { parseOrThrow } from './http/validation.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate, authorise } from './middleware/authenticate.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
+import { originCheck } from './middleware/origin-check.js';
 import { enforceRateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { docsRoutes } from './routes/docs.routes.js';
@@ -33,11 +36,17 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     ctx.state.auth = auth;
     if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
     if (route.role) authorise({ auth, role: route.role });
-    const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : {};
-    const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : {};
-    const body = route.body
-      ? parseOrThrow(route.body, (ctx.request as { body?: unknown }).body ?? {})
-      : undefined;
+    // Before any schema or handler: a body too deep to walk, and text PostgreSQL cannot store,
+    // are refused (or that text cleaned) here once.
+    const parsedBody = (ctx.request as { body?: unknown }).body;
+    refuseTooDeepBody(parsedBody);
+    const input = storableInput(
+      { params: ctx.params, query: ctx.query, body: parsedBody },
+      route.unstorableText ?? 'refuse',
+    );
+    const params = route.params ? parseOrThrow(route.params, input.params, 'params') : {};
+    const query = route.query ? parseOrThrow(route.query, input.query, 'query') : {};
+    const body = route.body ? parseOrThrow(route.body, input.body ?? {}) : undefined;
     const result = await route.handler({ params, query, body, em, sql: deps.sql, auth, deps, ctx });
     if (ctx.body !== undefined && result === undefined) return; // the handler answered itself
     ctx.status = route.status ?? 200;
@@ -60,6 +69,8 @@ export function createApp({ deps }: { deps: AppDeps }): Koa {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorEnvelope(deps.logger));
+  app.use(originCheck(deps.http));
+  app.use(dashboard());
   app.use(router.routes());
   return app;
 }

@@ -11,7 +11,7 @@ import type { SendDeps } from '../domain/sending/send.service.js';
 import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { LinkSettings } from '../domain/tracking/tracking.service.js';
 import type { UploadSettings } from '../domain/uploads/uploads.service.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../domain/shared/ports.js';
 
 /** What the transport itself reads from configuration. */
 export interface HttpSettings {

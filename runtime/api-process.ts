@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../api/app.js';
+import { answerClientError } from '../api/http/client-error.js';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import { createAppDeps } from './app-deps.js';
@@ -73,6 +74,7 @@ export async function startApi({
     }),
   });
   const server = app.listen(config.port, config.host);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

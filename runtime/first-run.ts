@@ -59,6 +59,7 @@ export function printWelcome({
   const lines = [
     '',
     'Mailwright is running.',
+    `  Dashboard:    ${apiUrl}/app/`,
     `  API:          ${apiUrl}`,
     `  API docs:     ${apiUrl}/docs`,
     `  Temporal UI:  ${temporalUiUrl ?? `(external Temporal at ${temporalAddress})`}`,

@@ -33,6 +33,8 @@ export function onShutdown(
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A part started by `npm start` stops when its supervisor goes, however it went.
+  if (process.connected) process.on('disconnect', () => stop('supervisor exited'));
   if (watchParent) {
     // Should whatever started us (npm) go away without passing a signal on, killed outright, we
     // stop too, so the embedded servers never outlive the command.
@@ -41,4 +43,9 @@ export function onShutdown(
       if (process.ppid !== parent) stop('parent exited');
     }, 500).unref();
   }
+}
+
+/** Tells a supervising `npm start` (when there is one) that this part is up. */
+export function reportReady(details: Record<string, unknown> = {}): void {
+  if (process.connected) process.send?.({ type: 'ready', ...details });
 }

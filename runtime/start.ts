@@ -1,9 +1,10 @@
-// `npm start`: the whole service in one process. Unset URLs get embedded defaults: PostgreSQL
-// under DATA_DIR, the Temporal dev server (SQLite under DATA_DIR, UI on :8233) and an SMTP sink
-// that keeps every message as an .eml file under DATA_DIR/mail.
+// `npm start`: the whole service, supervised. Unset URLs get embedded defaults: PostgreSQL under
+// DATA_DIR, the Temporal dev server (SQLite under DATA_DIR, UI on :8233) and an SMTP sink that
+// keeps every message as an .eml file under DATA_DIR/mail. The API and the worker run as child
+// processes (the entry points `npm run api` / `npm run worker` run), each restarted alone when it
+// exits unexpectedly, so one bad request can never stop the worker or the embedded servers.
 import path from 'node:path';
 import { migrate, openOrm } from '../db/orm.js';
-import { startApi } from './api-process.js';
 import { loadConfig } from './config.js';
 import { startEmbeddedPostgres } from './embedded/postgres.js';
 import { startSmtpSink } from './embedded/smtp-sink.js';
@@ -12,15 +13,15 @@ import { startTemporalDevServer } from './embedded/temporal-server.js';
 import { portIsFree } from './embedded/free-port.js';
 import { printWelcome, rememberFirstAccount } from './first-run.js';
 import { createLogger } from './logger.js';
-import { installTemporalRuntime, onShutdown } from './shutdown.js';
-import { temporalSettings } from './temporal-settings.js';
-import { startWorker } from './worker-process.js';
+import { exitOnFatalErrors } from './fatal-errors.js';
+import { onShutdown } from './shutdown.js';
+import { supervise } from './supervisor.js';
 
 const DEFAULT_INBOUND_PORT = 2525;
 
-installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'mailwright' });
+exitOnFatalErrors({ logger });
 const say = (line: string): void => console.log(line);
 const stops: (() => Promise<void>)[] = [];
 const stopAll = async (): Promise<void> => {
@@ -68,12 +69,12 @@ try {
     smtpUrl = sink.url;
   }
 
-  const orm = await openOrm({ url: databaseUrl, poolMax: config.databasePoolMax });
-  stops.push(() => orm.close());
-  await migrate(orm);
-  const account = await rememberFirstAccount({ orm, dataDir: config.dataDir });
+  // Migrations and the first account before the parts start, so neither races the other.
+  const orm = await openOrm({ url: databaseUrl, poolMax: 2 });
+  const account = await migrate(orm)
+    .then(() => rememberFirstAccount({ orm, dataDir: config.dataDir }))
+    .finally(() => orm.close());
 
-  const temporal = temporalSettings(config, temporalAddress);
   // The embedded default receives mail too (INBOUND_SMTP_PORT, else 2525 when it is free), and
   // its domains' records then advise an MX for PUBLIC_URL's host.
   let inboundPort = config.inbound.port;
@@ -81,18 +82,24 @@ try {
     if (await portIsFree(DEFAULT_INBOUND_PORT, config.host)) inboundPort = DEFAULT_INBOUND_PORT;
     else say(`Port ${DEFAULT_INBOUND_PORT} is taken: inbound mail is off (set INBOUND_SMTP_PORT).`);
   }
-  const run =
-    inboundPort === undefined || config.inbound.mxHost
-      ? config
-      : {
-          ...config,
-          inbound: { ...config.inbound, mxHost: new URL(config.publicUrl).hostname },
-        };
-  const worker = await startWorker({ config: run, logger, orm, temporal, smtpUrl, databaseUrl });
-  stops.push(worker.close);
-  const api = await startApi({ config: run, logger, orm, databaseUrl, temporal, inboundPort });
-  if (api.inboundPort) say(`Inbound mail: SMTP on port ${api.inboundPort}`);
-  stops.push(api.close);
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    SMTP_URL: smtpUrl,
+    DATA_DIR: config.dataDir,
+    ...(inboundPort === undefined ? {} : { INBOUND_SMTP_PORT: String(inboundPort) }),
+  };
+  const runDir = path.join(config.dataDir, 'run');
+  const worker = supervise({ name: 'worker', entry: 'runtime/worker.ts', env, runDir, logger });
+  stops.push(worker.stop);
+  const api = supervise({ name: 'api', entry: 'runtime/api.ts', env, runDir, logger });
+  // Stopped first: no new requests while the worker drains.
+  stops.push(api.stop);
+  const [apiUp] = await Promise.all([api.ready, worker.ready]);
+  if (typeof apiUp.inboundPort === 'number') say(`Inbound mail: SMTP on port ${apiUp.inboundPort}`);
+  say(
+    `Parts: API (pid ${api.pid()}), worker (pid ${worker.pid()}); each restarts alone if it exits.`,
+  );
 
   printWelcome({
     say,

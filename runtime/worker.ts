@@ -3,13 +3,30 @@ import { openOrm } from '../db/orm.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { requireSetting } from './require-setting.js';
-import { installTemporalRuntime, onShutdown } from './shutdown.js';
+import { asyncLocalStorage as activityContext } from '@temporalio/activity';
+import { exitOnFatalErrors } from './fatal-errors.js';
+import { installTemporalRuntime, onShutdown, reportReady } from './shutdown.js';
 import { temporalSettings } from './temporal-settings.js';
 import { startWorker } from './worker-process.js';
 
 installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
+exitOnFatalErrors({
+  logger,
+  context: () => {
+    const info = activityContext.getStore()?.info;
+    return info
+      ? {
+          activity: {
+            type: info.activityType,
+            id: info.activityId,
+            workflowId: info.workflowExecution?.workflowId,
+          },
+        }
+      : undefined;
+  },
+});
 const databaseUrl = requireSetting('DATABASE_URL', config.databaseUrl);
 const orm = await openOrm({ url: databaseUrl, poolMax: config.databasePoolMax });
 const worker = await startWorker({
@@ -20,6 +37,7 @@ const worker = await startWorker({
   smtpUrl: requireSetting('SMTP_URL', config.smtpUrl),
   databaseUrl,
 });
+reportReady();
 onShutdown(logger, async () => {
   await worker.close();
   await orm.close();

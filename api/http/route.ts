@@ -4,6 +4,7 @@ import type { Sql } from '../../db/sql/sql.js';
 import type { KeyKind } from '../../domain/projects/key-kind.pure.js';
 import type { ProjectRole } from '../../domain/projects/roles.pure.js';
 import type { Em } from '../../domain/shared/ports.js';
+import type { UnstorableTextMode } from '../../domain/shared/storable-text.pure.js';
 import type { AppDeps } from '../deps.js';
 
 /**
@@ -47,6 +48,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /**
+   * Text PostgreSQL cannot store (NUL, lone surrogates) in params, query or body: refused with a
+   * 422 unless the route takes a provider's callback, whose text is kept cleaned instead.
+   */
+  unstorableText?: UnstorableTextMode;
   /** Largest accepted JSON body; 1 MB unless a route needs more. */
   bodyLimit?: string;
   /** Documented only: a multipart upload the handler reads itself. */

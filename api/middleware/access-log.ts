@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Logger } from '../../runtime/logger.js';
+import type { Logger } from '../../domain/shared/ports.js';
 
 /** One line per request. The query string and headers are left out: they can carry secrets. */
 export function accessLog(logger: Logger): Middleware {

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { DomainError, type ErrorCode, type FieldError } from '../../domain/shared/errors.js';
-import type { Logger } from '../../runtime/logger.js';
+import type { Logger } from '../../domain/shared/ports.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -85,6 +85,12 @@ export function errorEnvelope(logger: Logger): Middleware {
       }
     } catch (error) {
       if (error instanceof DomainError) {
+        // One that carries a cause (an upstream that failed) is logged with its request.
+        if (error.cause !== undefined)
+          logger.warn(
+            { err: error, requestId: ctx.state.requestId, path: ctx.path },
+            'upstream failure',
+          );
         sendError(ctx, {
           status: statusOf(error.code),
           code: error.code,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { withRequestContext } from '../http/request-context.js';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -10,6 +11,6 @@ export function requestId(): Middleware {
     const id = SANE_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
-    await next();
+    await withRequestContext({ requestId: id, method: ctx.method, path: ctx.path }, next);
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
+import { isStorableText } from '../shared/storable-text.pure.js';
 
+const UNSTORABLE = 'holds a NUL character or an unpaired UTF-16 surrogate, which cannot be stored';
 const emailSchema = z.email().max(254);
 const TRUE = new Set(['true', '1', 'yes', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'n']);
@@ -18,6 +20,9 @@ export type ParsedRow =
 /** The header's columns, trimmed; the email column (any case) is required. */
 export function importColumns(header: string[]): { columns: string[]; error?: string } {
   const columns = header.map((h) => h.trim());
+  const unstorable = columns.findIndex((c) => !isStorableText(c));
+  if (unstorable >= 0)
+    return { columns, error: `Column ${unstorable + 1} of the header row ${UNSTORABLE}` };
   const emails = columns.filter((c) => c.toLowerCase() === 'email');
   if (emails.length !== 1)
     return { columns, error: 'The header row needs exactly one "email" column' };
@@ -36,6 +41,11 @@ export function parseImportRow(columns: string[], record: string[], row: number)
       row,
       message: `Expected ${columns.length} columns, found ${record.length}`,
     };
+  }
+  const unstorable = record.findIndex((cell) => !isStorableText(cell));
+  if (unstorable >= 0) {
+    const column = columns[unstorable] as string;
+    return { ok: false, row, message: `The "${column}" cell ${UNSTORABLE}` };
   }
   let email = '';
   let subscribed: boolean | null = null;

@@ -13,6 +13,7 @@ import {
 } from '../../db/sql/jobs.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { newId } from '../shared/ids.js';
+import { storableText } from '../shared/storable-text.pure.js';
 import { importColumns, mergeByEmail, parseImportRow, type ImportRow } from './csv-rows.pure.js';
 import { MAX_REPORTED_JOB_ERRORS, type JobResult } from './job-result.pure.js';
 import { FINISHED_JOB_STATUSES } from './job-status.pure.js';
@@ -138,7 +139,8 @@ async function runImport(
     if (recordIndex <= processed) continue; // committed by an earlier attempt
     // Row numbers count the header as row 1, as a spreadsheet shows them.
     const row = recordIndex + 1;
-    if ('error' in item) batch.failures.push({ row, message: item.error.message });
+    // The parser's message may quote the row, which may hold text the report cannot store.
+    if ('error' in item) batch.failures.push({ row, message: storableText(item.error.message) });
     else {
       const parsed = parseImportRow(columns, item.record, row);
       if (parsed.ok) batch.rows.push(parsed.value);

@@ -17,9 +17,9 @@ export class DomainError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldError[]; suggestion?: string } = {},
+    options: { errors?: FieldError[]; suggestion?: string; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.code = code;
     this.errors = options.errors;

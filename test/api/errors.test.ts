@@ -1,4 +1,6 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
 let stack: TestStack;
@@ -58,6 +60,35 @@ describe('error envelope', () => {
     expect(res.body.error.errors.find((e: { field: string }) => e.field === 'password').code).toBe(
       'too_small',
     );
+  });
+
+  it('answers a body nested too deep to walk with 422 too_deep naming where, on every route', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    // 5,000 levels used to overflow JSON.stringify's stack before PostgreSQL: a 500.
+    for (const [path, raw, auth] of [
+      ['/contacts', `{"email":"deep@example.com","data":{"x":${deep(5000)}}}`, sk],
+      ['/v1/track', `{"email":"deep@example.com","event":"e","data":{"x":${deep(5000)}}}`, sk],
+      ['/webhooks/email', `{"type":"delivered","x":${deep(5000)}}`, {}],
+    ] as const) {
+      const res = await stack.api.post(path, { ...auth, rawBody: raw });
+      expectEnvelope(res, 422, 'VALIDATION_ERROR');
+      expect(res.body.error.errors, path).toEqual([
+        {
+          field: expect.stringMatching(/^(data\.)?x\.0\.0\./),
+          message: expect.any(String),
+          code: 'too_deep',
+        },
+      ]);
+    }
+    // As deep as allowed is kept.
+    const ok = await stack.api.post('/contacts', {
+      ...sk,
+      rawBody: `{"email":"deep@example.com","data":{"x":${deep(62)}}}`,
+    });
+    expect(ok.status, ok.text).toBe(201);
+    const contacts = await stack.api.get('/contacts?limit=10', sk);
+    expect(contacts.body.total).toBe(1);
   });
 
   it('names a missing field with code required', async () => {
@@ -123,5 +154,37 @@ describe('error envelope', () => {
     expect(stack.apiProcess.output()).not.toContain('hunter2-very-secret');
     expect(stack.apiProcess.output()).not.toContain('sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     expect(stack.apiProcess.output()).toContain('"path":"/auth/login"');
+  });
+});
+
+describe('requests Node cannot parse', () => {
+  /** Writes `head` as it is and reads the whole answer. */
+  const rawHead = (head: string): Promise<string> =>
+    new Promise((resolve) => {
+      const url = new URL(stack.api.baseUrl);
+      const socket = net.connect(Number(url.port), url.hostname);
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+      socket.end(head);
+    });
+
+  it('are answered in the error envelope: a NUL in a header, a broken request line, huge headers', async () => {
+    const cases: [string, number][] = [
+      ['GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\u0000b\r\n\r\n', 400],
+      ['GARBAGE\r\n\r\n', 400],
+      [`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ];
+    for (const [head, status] of cases) {
+      const answer = await rawHead(head);
+      expect(answer.startsWith(`HTTP/1.1 ${status} `), answer.slice(0, 80)).toBe(true);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+      expect(body).toMatchObject({
+        success: false,
+        error: { code: 'BAD_REQUEST', statusCode: status, requestId: expect.any(String) },
+      });
+    }
+    expect((await stack.api.get('/health')).status).toBe(200);
   });
 });

@@ -9,6 +9,7 @@ import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { verifiedDomain } from '../helpers/domains.js';
 import { createClient, sessionCookieOf } from '../helpers/http.js';
 import { ROOT } from '../helpers/processes.js';
+import { eventually } from '../helpers/eventually.js';
 
 // `npm start` exactly as a user runs it, twice on one DATA_DIR.
 let dataDir: string;
@@ -27,17 +28,13 @@ async function sunkMail(dir: string, needle: string): Promise<number> {
   return n;
 }
 
-async function waitUntil(
+const waitUntil = async (
   check: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+): Promise<void> => {
+  await eventually(check, { what, timeoutMs, intervalMs: 200 });
+};
 
 async function npmStart(env: Record<string, string>) {
   const child = spawn('npm', ['start'], {

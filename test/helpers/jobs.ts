@@ -1,3 +1,4 @@
+import { eventually } from './eventually.js';
 import type { Client } from './http.js';
 
 /** Polls a job until it is finished (COMPLETED, FAILED or CANCELLED) and returns it. */
@@ -8,12 +9,14 @@ export async function waitForJob(
   { timeoutMs = 60_000, until }: { timeoutMs?: number; until?: (job: any) => boolean } = {},
 ): Promise<any> {
   const done = until ?? ((job: any) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(job.status));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(path, { key });
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`${path} not done in ${timeoutMs} ms: ${res.text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let last = '';
+  return eventually(
+    async () => {
+      const res = await api.get(path, { key });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+      last = res.text;
+      return done(res.body) && res.body;
+    },
+    { what: `${path} to be done`, timeoutMs, intervalMs: 50, describe: () => last },
+  );
 }
