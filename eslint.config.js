@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { switchEndsInAssertNever } from './lint-rules/switch-ends-in-assert-never.js';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 // Workflow code must stay deterministic: it may import only the workflow SDK, temporal/shared,
 // pure domain modules (*.pure.ts) and, as types only, anything else (activities).
@@ -91,7 +93,17 @@ const entityImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'coverage/**', 'scratch/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'scratch/**',
+      'web/dist/**',
+      'web/src/api/schema.d.ts',
+      'test/browser/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -105,6 +117,33 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Switches over vocabularies list every member and end in assertNever, never in `default:`
+  // (read with the types, so only where the project's tsconfig reaches). A default stays
+  // allowed over open types (a string from outside), never beside every member of a union.
+  {
+    files: ['{api,db,domain,runtime,temporal}/**/*.ts'],
+    // test/unit/lint-rules.test.ts lints files that exist only there: its probes of the other
+    // rules go without the types, its probe of these rules reads with the defaults.
+    ignores: ['**/probe.*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['domain/probe/switch.pure.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { mailwright: { rules: { 'switch-ends-in-assert-never': switchEndsInAssertNever } } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        {
+          allowDefaultCaseForExhaustiveSwitch: false,
+          considerDefaultExhaustiveForUnions: true,
+          requireDefaultForNonUnion: false,
+        },
+      ],
+      'mailwright/switch-ends-in-assert-never': 'error',
+    },
+  },
   { files: ['temporal/workflows/**/*.ts'], rules: workflowImports },
   { files: ['domain/**/*.pure.ts'], rules: pureImports },
   { files: ['api/**/*.ts'], rules: apiImports },
@@ -114,6 +153,20 @@ export default tseslint.config(
     rules: domainDataAccess,
   },
   { files: ['db/entities/**/*.ts'], rules: entityImports },
+  // The dashboard runs in the browser and calls the API only through its typed client.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the API through web/src/api/client.ts (openapi-fetch).' },
+        { name: 'XMLHttpRequest', message: 'Call the API through web/src/api/client.ts.' },
+      ],
+    },
+  },
   // Tests read JSON bodies of every shape; typing each one would add noise, not safety.
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

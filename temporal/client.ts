@@ -4,6 +4,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
 } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import type { SignalOutcome } from '../domain/automation/execution-command.pure.js';
 import type { NativeConnection } from '@temporalio/worker';
 import type { ReceivedEvent } from '../domain/automation/interpreter.pure.js';
@@ -46,6 +47,12 @@ import type {
   sendEmail,
   sendSystemEmail,
 } from './workflows/index.js';
+
+/** A live worker re-polls at least once per long poll (about a minute). */
+const LIVE_POLLER_MS = 90_000;
+
+const timestampMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : 0;
 
 /** What the engine needs of a connection: a gRPC Connection, or a worker's NativeConnection. */
 type EngineConnection = Pick<Connection, 'workflowService' | 'withDeadline' | 'close'>;
@@ -269,6 +276,22 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
         this.connection.workflowService.getSystemInfo({}),
       );
       return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async hasLiveWorker(): Promise<boolean> {
+    try {
+      const { pollers } = await this.connection.withDeadline(Date.now() + 3000, () =>
+        this.connection.workflowService.describeTaskQueue({
+          namespace: this.client.options.namespace,
+          taskQueue: { name: this.taskQueue },
+          taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        }),
+      );
+      const since = Date.now() - LIVE_POLLER_MS;
+      return pollers.some((p) => timestampMs(p.lastAccessTime) >= since);
     } catch {
       return false;
     }

@@ -1,4 +1,4 @@
-import { likeSubstring } from './keyset.js';
+import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
 import type { Sql } from './sql.js';
 
 export interface ContactRow {
@@ -98,28 +98,43 @@ export async function listContactRows(
   {
     projectId,
     search,
+    subscribed,
     afterId,
     limit,
-  }: { projectId: string; search?: string; afterId?: string; limit: number },
+  }: {
+    projectId: string;
+    search?: string;
+    subscribed?: boolean;
+    afterId?: string;
+    limit: number;
+  },
 ): Promise<ContactRow[]> {
   return sql.query<ContactRow>(
     `SELECT ${CONTACT_COLUMNS} FROM contacts
       WHERE project_id = $1
         AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')
         AND ($3::uuid IS NULL OR id < $3::uuid)
+        AND ($5::boolean IS NULL OR subscribed = $5)
       ORDER BY id DESC LIMIT $4`,
-    [projectId, search ? likeSubstring(search) : null, afterId ?? null, limit + 1],
+    [
+      projectId,
+      search ? likeSubstring(search) : null,
+      afterId ?? null,
+      limit + 1,
+      subscribed ?? null,
+    ],
   );
 }
 
 export async function countContacts(
   sql: Sql,
-  { projectId, search }: { projectId: string; search?: string },
+  { projectId, search, subscribed }: { projectId: string; search?: string; subscribed?: boolean },
 ): Promise<number> {
   const [row] = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM contacts
-      WHERE project_id = $1 AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')`,
-    [projectId, search ? likeSubstring(search) : null],
+      WHERE project_id = $1 AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')
+        AND ($3::boolean IS NULL OR subscribed = $3)`,
+    [projectId, search ? likeSubstring(search) : null, subscribed ?? null],
   );
   return row?.n ?? 0;
 }

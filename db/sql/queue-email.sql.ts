@@ -5,6 +5,13 @@ import {
 } from './contact-upsert.sql.js';
 import type { AcceptedEmailStatus, EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
+import {
+  blockedReasonSql,
+  insertEmailsSql,
+  outboxStatusSql,
+  suppressionJoinSql,
+  templateVariablesSql,
+} from './email-outbox.sql.js';
 import type { Sql } from './sql.js';
 
 export interface SendTemplateRow {
@@ -58,6 +65,49 @@ export interface QueuedEmailRow {
   deliveryQueue: string;
 }
 
+/** Built once: the statement text is the same for every send (and prepared by name). */
+const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
+     queued AS (
+       ${insertEmailsSql({
+         values: {
+           id: '$5::uuid',
+           project_id: '$2::uuid',
+           contact_id: 'f.id',
+           template_id: '$6::uuid',
+           domain_id: '$7::uuid',
+           to_address: 'f.email',
+           to_name: '$8',
+           from_address: '$9',
+           from_name: '$10',
+           reply_to: '$11',
+           subject: '$12',
+           body: '$13',
+           type: '$14',
+           status: outboxStatusSql('r.reason'),
+           headers: '$15::jsonb',
+           variables: templateVariablesSql({
+             data: 'f.data',
+             extra: '$16::jsonb',
+             email: 'f.email',
+             id: 'f.id',
+           }),
+           attachment_ids: '$17::uuid[]',
+           suppression_reason: 'r.reason',
+           delivery_queue: '$18',
+           created_at: 'now()',
+         },
+         from: `FROM flagged f
+                ${suppressionJoinSql({ projectId: '$2::uuid', email: 'f.email' })}
+                CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
+                  unsubscribedBlocks: "$14 = 'MARKETING'",
+                  subscribed: 'f.subscribed',
+                })} AS reason) r`,
+         returning: 'id, contact_id, status',
+       })}
+     )
+     SELECT q.contact_id, f.email, q.id AS email_id, q.status
+       FROM queued q JOIN flagged f ON f.id = q.contact_id`;
+
 export interface QueuedEmailResult {
   contact_id: string;
   email: string;
@@ -87,25 +137,7 @@ export async function upsertContactAndQueueEmail(
   },
 ): Promise<QueuedEmailResult> {
   const [row] = await sql.query<QueuedEmailResult>(
-    `${CONTACT_UPSERT_CTES},
-     queued AS (
-       INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name,
-                           from_address, from_name, reply_to, subject, body, type, status, headers,
-                           variables, attachment_ids, suppression_reason, delivery_queue, created_at)
-       SELECT $5::uuid, $2::uuid, f.id, $6::uuid, $7::uuid, f.email, $8, $9, $10, $11, $12, $13, $14,
-              CASE WHEN r.reason IS NULL THEN 'QUEUED' ELSE 'SUPPRESSED' END, $15::jsonb,
-              f.data || $16::jsonb || jsonb_build_object('email', f.email, 'id', f.id,
-                'svc_id', f.id, 'svc_email', f.email),
-              $17::uuid[], r.reason, $18, now()
-         FROM flagged f
-         CROSS JOIN LATERAL (
-           SELECT coalesce(
-             (SELECT s.reason FROM suppressions s WHERE s.project_id = $2::uuid AND s.email = f.email),
-             CASE WHEN $14 = 'MARKETING' AND NOT f.subscribed THEN 'unsubscribed' END) AS reason) r
-       RETURNING id, contact_id, status
-     )
-     SELECT q.contact_id, f.email, q.id AS email_id, q.status
-       FROM queued q JOIN flagged f ON f.id = q.contact_id`,
+    QUEUE_EMAIL_SQL,
     [
       ...contactUpsertParams({ projectId, rows: [contact], defaultSubscribed, source }),
       email.id,
@@ -128,6 +160,54 @@ export async function upsertContactAndQueueEmail(
   if (!row) throw new Error('The contact and email write returned no row');
   return row;
 }
+
+const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
+       ${insertEmailsSql({
+         values: {
+           id: '$1::uuid',
+           project_id: '$2::uuid',
+           contact_id: 'c.id',
+           template_id: 't.id',
+           domain_id: '$5::uuid',
+           to_address: 'c.email',
+           from_address: 't.from_address',
+           from_name: 't.from_name',
+           reply_to: 't.reply_to',
+           subject: 't.subject',
+           body: 't.body',
+           type: 't.type',
+           status: outboxStatusSql('r.reason'),
+           headers: "'{}'::jsonb",
+           variables: templateVariablesSql({
+             data: 'c.data',
+             extra: '$6::jsonb',
+             email: 'c.email',
+             id: 'c.id',
+           }),
+           attachment_ids: "'{}'::uuid[]",
+           suppression_reason: 'r.reason',
+           delivery_queue: '$7',
+           created_at: 'now()',
+           workflow_id: '$8::uuid',
+           execution_id: '$9::uuid',
+           step_id: '$10::uuid',
+         },
+         from: `FROM contacts c
+                JOIN templates t ON t.id = $4::uuid AND t.project_id = $2::uuid
+                ${suppressionJoinSql({ projectId: '$2::uuid', email: 'c.email' })}
+                CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
+                  unsubscribedBlocks: "t.type = 'MARKETING'",
+                  subscribed: 'c.subscribed',
+                })} AS reason) r
+               WHERE c.id = $3::uuid AND c.project_id = $2::uuid`,
+         onConflict:
+           'ON CONFLICT (execution_id, step_id) WHERE execution_id IS NOT NULL DO NOTHING',
+         returning: 'id, status',
+       })})
+     SELECT id, status FROM queued
+     UNION ALL
+     SELECT id, status FROM emails WHERE execution_id = $9::uuid AND step_id = $10::uuid
+     LIMIT 1`;
 
 /**
  * Writes the email a workflow's SEND_EMAIL step sends to its execution's contact, from a
@@ -163,30 +243,7 @@ export async function queueExecutionEmail(
   },
 ): Promise<{ id: string; status: EmailStatus } | undefined> {
   const [row] = await sql.query<{ id: string; status: EmailStatus }>(
-    `WITH queued AS (
-       INSERT INTO emails (id, project_id, contact_id, template_id, domain_id, to_address, to_name,
-                           from_address, from_name, reply_to, subject, body, type, status, headers,
-                           variables, attachment_ids, suppression_reason, delivery_queue, created_at,
-                           workflow_id, execution_id, step_id)
-       SELECT $1::uuid, $2::uuid, c.id, t.id, $5::uuid, c.email, NULL, t.from_address, t.from_name,
-              t.reply_to, t.subject, t.body, t.type,
-              CASE WHEN r.reason IS NULL THEN 'QUEUED' ELSE 'SUPPRESSED' END, '{}'::jsonb,
-              c.data || $6::jsonb || jsonb_build_object('email', c.email, 'id', c.id,
-                'svc_id', c.id, 'svc_email', c.email),
-              '{}'::uuid[], r.reason, $7, now(), $8::uuid, $9::uuid, $10::uuid
-         FROM contacts c
-         JOIN templates t ON t.id = $4::uuid AND t.project_id = $2::uuid
-         CROSS JOIN LATERAL (
-           SELECT coalesce(
-             (SELECT s.reason FROM suppressions s WHERE s.project_id = $2::uuid AND s.email = c.email),
-             CASE WHEN t.type = 'MARKETING' AND NOT c.subscribed THEN 'unsubscribed' END) AS reason) r
-        WHERE c.id = $3::uuid AND c.project_id = $2::uuid
-       ON CONFLICT (execution_id, step_id) WHERE execution_id IS NOT NULL DO NOTHING
-       RETURNING id, status)
-     SELECT id, status FROM queued
-     UNION ALL
-     SELECT id, status FROM emails WHERE execution_id = $9::uuid AND step_id = $10::uuid
-     LIMIT 1`,
+    QUEUE_EXECUTION_EMAIL_SQL,
     [
       id,
       projectId,

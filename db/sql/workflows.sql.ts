@@ -1,7 +1,7 @@
 import type { StepConfig, WorkflowGraph } from '../../domain/automation/step-config.pure.js';
 import type { StepType, TransitionBranch } from '../../domain/automation/step-type.pure.js';
 import type { TriggerType } from '../../domain/automation/trigger-type.pure.js';
-import { likeSubstring } from './keyset.js';
+import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
 import type { Sql } from './sql.js';
 
 export interface WorkflowRow {

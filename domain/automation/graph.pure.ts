@@ -1,5 +1,5 @@
 import type { GraphStep, GraphTransition, WorkflowGraph } from './step-config.pure.js';
-import { BRANCHES_OF, type TransitionBranch } from './step-type.pure.js';
+import { kindOf, type TransitionBranch } from './step-type.pure.js';
 
 // Rules of a workflow's step graph: how steps may be linked, what makes a graph runnable, and
 // how an execution finds its way through it. Pure: the workflow code walks graphs with it.
@@ -70,14 +70,15 @@ export function transitionProblem(
   if (from === to) {
     return { field: 'toStepId', message: 'A step cannot lead to itself', code: 'self_link' };
   }
-  if (source.type === 'EXIT') {
+  const kind = kindOf(source);
+  if (kind.ends) {
     return {
       field: 'fromStepId',
-      message: 'An EXIT step ends the execution; nothing can follow it',
+      message: `An ${source.type} step ends the execution; nothing can follow it`,
       code: 'exit_has_no_next',
     };
   }
-  const branches = BRANCHES_OF[source.type];
+  const branches = kind.branches;
   if (branches.length === 0 && branch !== null) {
     return {
       field: 'branch',
@@ -130,11 +131,12 @@ export function spliceProblem(graph: WorkflowGraph, stepId: string): GraphProble
   return undefined;
 }
 
-/** The event names the graph's WAIT_FOR_EVENT steps wait for (only those reach its executions). */
+/** The event names the graph's waiting steps wait for (only those reach its executions). */
 export function waitedEventNames(graph: WorkflowGraph): string[] {
   const names = new Set<string>();
   for (const step of graph.steps) {
-    if (step.type === 'WAIT_FOR_EVENT') names.add(step.config.eventName);
+    const kind = kindOf(step);
+    if (kind.mode === 'wait') names.add(kind.awaits(step.config));
   }
   return [...names].sort();
 }
@@ -173,11 +175,10 @@ export function runProblems(
     }
   }
   for (const step of graph.steps) {
+    const kind = kindOf(step);
     const taken = new Set(outgoing(graph, step.id).map((t) => t.branch));
-    const needed =
-      step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds === undefined
-        ? (['event'] as const)
-        : BRANCHES_OF[step.type];
+    const unused = kind.unusedBranches?.(step.config) ?? [];
+    const needed = kind.branches.filter((branch) => !unused.includes(branch));
     const dangling = needed.filter((branch) => !taken.has(branch));
     if (dangling.length > 0) {
       problems.push({
@@ -186,19 +187,19 @@ export function runProblems(
         code: 'dangling_branch',
       });
     }
-    if (step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds === undefined) {
-      if (taken.has('timeout')) {
-        problems.push({
-          field: stepField(step),
-          message: `The ${stepLabel(step)} has a "timeout" transition but no timeoutSeconds`,
-          code: 'timeout_without_timeout',
-        });
-      }
-    }
-    if (step.type === 'SEND_EMAIL' && !templateIds.has(step.config.templateId)) {
+    // Only a wait's timeout can go unused; its problem says what the step lacks.
+    if (unused.some((branch) => taken.has(branch))) {
       problems.push({
         field: stepField(step),
-        message: `The ${stepLabel(step)} names template ${step.config.templateId}, which this project does not have`,
+        message: `The ${stepLabel(step)} has a "timeout" transition but no timeoutSeconds`,
+        code: 'timeout_without_timeout',
+      });
+    }
+    for (const templateId of kind.templateIds?.(step.config) ?? []) {
+      if (templateIds.has(templateId)) continue;
+      problems.push({
+        field: stepField(step),
+        message: `The ${stepLabel(step)} names template ${templateId}, which this project does not have`,
         code: 'unknown_template',
       });
     }
@@ -206,11 +207,7 @@ export function runProblems(
   return problems;
 }
 
-/** The template ids a graph's SEND_EMAIL steps name. */
+/** The template ids a graph's steps name (its SEND_EMAIL steps'). */
 export function templateIdsOf(graph: WorkflowGraph): string[] {
-  return [
-    ...new Set(
-      graph.steps.flatMap((step) => (step.type === 'SEND_EMAIL' ? [step.config.templateId] : [])),
-    ),
-  ];
+  return [...new Set(graph.steps.flatMap((step) => kindOf(step).templateIds?.(step.config) ?? []))];
 }

@@ -1,6 +1,6 @@
 import { entrySteps, nextStepId, stepById } from './graph.pure.js';
-import type { DelayConfig, GraphStep, WorkflowGraph } from './step-config.pure.js';
-import { DELAY_UNIT_MS, type TransitionBranch } from './step-type.pure.js';
+import type { GraphStep, WorkflowGraph } from './step-config.pure.js';
+import { kindOf, type TransitionBranch } from './step-type.pure.js';
 
 // What an execution does between steps, decided from the graph it started with and from what
 // its steps answered. Pure and deterministic: the execution workflow runs it.
@@ -29,23 +29,18 @@ export function stepAfter(
   return next === null ? undefined : stepById(graph, next);
 }
 
-export function delayMs(config: DelayConfig): number {
-  return config.amount * DELAY_UNIT_MS[config.unit];
-}
-
-/** When a DELAY or WAIT_FOR_EVENT begun at `since` (ISO 8601) ends by itself (null: never). */
+/** When a timer or wait step begun at `since` (ISO 8601) ends by itself (null: never). */
 export function waitDeadline(step: GraphStep, since: string): string | null {
-  const ms =
-    step.type === 'DELAY'
-      ? delayMs(step.config)
-      : step.type === 'WAIT_FOR_EVENT' && step.config.timeoutSeconds !== undefined
-        ? step.config.timeoutSeconds * 1000
-        : undefined;
+  const kind = kindOf(step);
+  const ms = kind.mode === 'timer' || kind.mode === 'wait' ? kind.waitMs(step.config) : undefined;
   return ms === undefined ? null : new Date(Date.parse(since) + ms).toISOString();
 }
 
-// Steps that run at once and always go on to their one next step (no branch, no end).
-const STRAIGHT_INSTANT_STEPS = new Set(['SEND_EMAIL', 'UPDATE_CONTACT']);
+/** A step that runs at once and always goes on to its one next step (no branch, no end). */
+function runsStraightOn(step: GraphStep): boolean {
+  const kind = kindOf(step);
+  return kind.mode === 'instant' && kind.branches.length === 0 && !kind.ends;
+}
 
 /**
  * Whether every run of the graph begins with instant steps that lead, without a branch, to a
@@ -55,8 +50,8 @@ const STRAIGHT_INSTANT_STEPS = new Set(['SEND_EMAIL', 'UPDATE_CONTACT']);
 export function opensWithDelay(graph: WorkflowGraph): boolean {
   let step = firstStep(graph);
   for (let hops = 0; step && hops <= graph.steps.length; hops += 1) {
-    if (step.type === 'DELAY') return true;
-    if (!STRAIGHT_INSTANT_STEPS.has(step.type)) return false;
+    if (kindOf(step).mode === 'timer') return true;
+    if (!runsStraightOn(step)) return false;
     step = stepAfter(graph, step, null);
   }
   return false;

@@ -1,5 +1,11 @@
 import type { Condition } from '../segments/filter/ast.pure.js';
-import type { DelayUnit, StepType, TransitionBranch, WebhookMethod } from './step-type.pure.js';
+import type {
+  DelayUnit,
+  StepConfigOf,
+  StepType,
+  TransitionBranch,
+  WebhookMethod,
+} from './step-type.pure.js';
 
 // The config of each step type (decisions.md, Workflows), as stored and as executions read it.
 
@@ -45,22 +51,18 @@ export interface ExitConfig {
   reason?: string;
 }
 
-export interface StepConfigOf {
-  SEND_EMAIL: SendEmailConfig;
-  DELAY: DelayConfig;
-  WAIT_FOR_EVENT: WaitForEventConfig;
-  CONDITION: ConditionConfig;
-  WEBHOOK: WebhookConfig;
-  UPDATE_CONTACT: UpdateContactConfig;
-  EXIT: ExitConfig;
-}
+export type { StepConfigOf };
 
 export type StepConfig = StepConfigOf[StepType];
 
 /** A step as a graph holds it. */
-export type GraphStep = {
-  [T in StepType]: { id: string; type: T; name: string | null; config: StepConfigOf[T] };
-}[StepType];
+export type GraphStepOf<T extends StepType> = {
+  id: string;
+  type: T;
+  name: string | null;
+  config: StepConfigOf[T];
+};
+export type GraphStep = { [T in StepType]: GraphStepOf<T> }[StepType];
 
 export interface GraphTransition {
   id: string;

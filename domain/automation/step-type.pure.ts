@@ -1,3 +1,21 @@
+import type {
+  ConditionConfig,
+  DelayConfig,
+  ExitConfig,
+  GraphStep,
+  SendEmailConfig,
+  StepConfig,
+  UpdateContactConfig,
+  WaitForEventConfig,
+  WebhookConfig,
+} from './step-config.pure.js';
+
+// The step types of workflows and what the execution workflow, the interpreter, the graph checks
+// and the dispatcher know of each: the pure half of the step registry (STEP_KINDS). The other
+// half, each type's config schema and run, is domain/automation/steps/ (I/O), which the workflow
+// never imports. A new step type is one entry in STEP_TYPES, StepConfigOf and STEP_KINDS here,
+// plus its module in steps/.
+
 export const STEP_TYPES = [
   'SEND_EMAIL',
   'DELAY',
@@ -9,6 +27,17 @@ export const STEP_TYPES = [
 ] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
+/** The config each step type holds, as stored and as executions read it. */
+export interface StepConfigOf {
+  SEND_EMAIL: SendEmailConfig;
+  DELAY: DelayConfig;
+  WAIT_FOR_EVENT: WaitForEventConfig;
+  CONDITION: ConditionConfig;
+  WEBHOOK: WebhookConfig;
+  UPDATE_CONTACT: UpdateContactConfig;
+  EXIT: ExitConfig;
+}
+
 /** The branches a CONDITION step's transitions are labelled with. */
 export const CONDITION_BRANCHES = ['yes', 'no'] as const;
 export type ConditionBranch = (typeof CONDITION_BRANCHES)[number];
@@ -16,17 +45,6 @@ export type ConditionBranch = (typeof CONDITION_BRANCHES)[number];
 export const WAIT_BRANCHES = ['event', 'timeout'] as const;
 export const TRANSITION_BRANCHES = [...CONDITION_BRANCHES, ...WAIT_BRANCHES] as const;
 export type TransitionBranch = (typeof TRANSITION_BRANCHES)[number];
-
-/** The branches each step type's outgoing transitions carry (none: one unlabelled transition). */
-export const BRANCHES_OF: Record<StepType, readonly TransitionBranch[]> = {
-  SEND_EMAIL: [],
-  DELAY: [],
-  WAIT_FOR_EVENT: WAIT_BRANCHES,
-  CONDITION: CONDITION_BRANCHES,
-  WEBHOOK: [],
-  UPDATE_CONTACT: [],
-  EXIT: [],
-};
 
 /** The units of a DELAY step. */
 export const DELAY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
@@ -42,17 +60,67 @@ export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as cons
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
 /**
- * How an execution runs each step type: in one local activity (`instant`), as a durable timer
- * (`timer`), by waiting for a signal (`wait`), or as an activity with retries (`remote`).
+ * How an execution runs a step: in the local activity that runs steps one after another
+ * (`instant`), as a durable timer (`timer`), by waiting for an event signal (`wait`), or as an
+ * activity of its own with retries (`remote`, through the one generic remote-step activity).
  */
 export const STEP_RUN_MODES = ['instant', 'timer', 'wait', 'remote'] as const;
 export type StepRunMode = (typeof STEP_RUN_MODES)[number];
-export const RUN_MODE_OF: Record<StepType, StepRunMode> = {
-  SEND_EMAIL: 'instant',
-  DELAY: 'timer',
-  WAIT_FOR_EVENT: 'wait',
-  CONDITION: 'instant',
-  WEBHOOK: 'remote',
-  UPDATE_CONTACT: 'instant',
-  EXIT: 'instant',
-};
+
+/** What a step changes besides the execution's own step log (for readers and the docs). */
+export const STEP_WRITES = ['email', 'contact', 'outside', 'execution'] as const;
+export type StepWrite = (typeof STEP_WRITES)[number];
+
+/** What the pure side knows of one step type whose config is `C`, by its run mode. */
+export type StepKind<C> = {
+  /** The branches its outgoing transitions carry (none: one unlabelled transition). */
+  branches: readonly TransitionBranch[];
+  writes: readonly StepWrite[];
+  /** It ends the execution (nothing may follow it; its run records the end). */
+  ends?: boolean;
+  /** The branches this config leaves unused (a wait without a timeout cannot time out). */
+  unusedBranches?(config: C): readonly TransitionBranch[];
+  /** The templates it names (each must exist for the workflow to run). */
+  templateIds?(config: C): string[];
+} & (
+  | { mode: Exclude<StepRunMode, 'timer' | 'wait'> }
+  /** A durable timer of `waitMs`. */
+  | { mode: 'timer'; waitMs(config: C): number }
+  /** Waits for the event `awaits` names, `waitMs` at most (undefined: as long as it takes). */
+  | { mode: 'wait'; awaits(config: C): string; waitMs(config: C): number | undefined }
+);
+
+export type StepKinds = { [T in StepType]: StepKind<StepConfigOf[T]> };
+
+export const STEP_KINDS = {
+  SEND_EMAIL: {
+    mode: 'instant',
+    branches: [],
+    writes: ['email'],
+    templateIds: (config) => [config.templateId],
+  },
+  DELAY: {
+    mode: 'timer',
+    branches: [],
+    writes: [],
+    waitMs: (config) => config.amount * DELAY_UNIT_MS[config.unit],
+  },
+  WAIT_FOR_EVENT: {
+    mode: 'wait',
+    branches: WAIT_BRANCHES,
+    writes: ['execution'],
+    waitMs: (config) =>
+      config.timeoutSeconds === undefined ? undefined : config.timeoutSeconds * 1000,
+    awaits: (config) => config.eventName,
+    unusedBranches: (config) => (config.timeoutSeconds === undefined ? ['timeout'] : []),
+  },
+  CONDITION: { mode: 'instant', branches: CONDITION_BRANCHES, writes: [] },
+  WEBHOOK: { mode: 'remote', branches: [], writes: ['outside'] },
+  UPDATE_CONTACT: { mode: 'instant', branches: [], writes: ['contact'] },
+  EXIT: { mode: 'instant', branches: [], writes: ['execution'], ends: true },
+} satisfies StepKinds;
+
+/** The kind of `step`, its hooks reading that step's config. */
+export function kindOf(step: GraphStep): StepKind<StepConfig> {
+  return STEP_KINDS[step.type] as StepKind<StepConfig>;
+}

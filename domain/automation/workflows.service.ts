@@ -36,7 +36,7 @@ import {
   waitedEventNames,
 } from './graph.pure.js';
 import type { GraphStep, StepConfig, WorkflowGraph } from './step-config.pure.js';
-import { parseStepConfig } from './step-configs.js';
+import { parseStepConfig } from './steps/index.js';
 import type { StepType, TransitionBranch } from './step-type.pure.js';
 import type { TriggerType } from './trigger-type.pure.js';
 

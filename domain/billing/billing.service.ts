@@ -14,6 +14,7 @@ import {
 import type { Sql } from '../../db/sql/sql.js';
 import { DomainError } from '../shared/errors.js';
 import type { BillingInvoice, PaymentEvent, PaymentProvider } from '../shared/ports.js';
+import { cleanStorableText } from '../shared/storable-text.pure.js';
 import {
   BILLING_CATEGORIES,
   billingPeriod,
@@ -54,7 +55,35 @@ function requirePayments(payments: PaymentProvider | undefined): PaymentProvider
         'Set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID) to turn it on.',
     });
   }
-  return payments;
+  return reachableOrUnavailable(payments);
+}
+
+/**
+ * The provider as a request uses it: a call that fails upstream (Stripe unreachable, timing out,
+ * or answering an error) is a 503 carrying the failure as its cause, never an unhandled 500.
+ */
+function reachableOrUnavailable(payments: PaymentProvider): PaymentProvider {
+  const upstream =
+    <I, O>(call: (input: I) => Promise<O>) =>
+    async (input: I): Promise<O> => {
+      try {
+        return await call(input);
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        throw new DomainError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached', {
+          suggestion: 'Try again in a minute.',
+          cause: error,
+        });
+      }
+    };
+  return {
+    createCustomer: upstream((input) => payments.createCustomer(input)),
+    createCheckoutSession: upstream((input) => payments.createCheckoutSession(input)),
+    createPortalSession: upstream((input) => payments.createPortalSession(input)),
+    listInvoices: upstream((input) => payments.listInvoices(input)),
+    reportMeterEvent: (input) => payments.reportMeterEvent(input),
+    verifyEvent: (input) => payments.verifyEvent(input),
+  };
 }
 
 /** The project's Stripe customer, created once (a retried creation returns the same one). */
@@ -288,7 +317,8 @@ export async function receivePaymentEvent({
   const provider = requirePayments(payments);
   let event: PaymentEvent;
   try {
-    event = provider.verifyEvent({ rawBody, signature: signature ?? '' });
+    // Verified, but still text from elsewhere: kept cleaned of what PostgreSQL cannot store.
+    event = cleanStorableText(provider.verifyEvent({ rawBody, signature: signature ?? '' }));
   } catch {
     throw new DomainError('BAD_REQUEST', 'The Stripe signature does not match, or is too old');
   }

@@ -1,15 +1,17 @@
 import {
+  countRecipients,
+  findCampaignAudience,
+  snapshotRecipients,
+  type SnapshotCounts,
+} from '../../db/sql/campaign-audience.sql.js';
+import {
   beginCampaignSending,
   campaignProgress,
-  countRecipients,
   failCampaign,
-  findCampaignAudience,
   findSenderDomainId,
   finishCampaignSending,
   queueCampaignBatch,
-  snapshotRecipients,
-  type SnapshotCounts,
-} from '../../db/sql/campaigns.sql.js';
+} from '../../db/sql/campaign-send.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { capOf, chargeCap } from '../billing/billing.service.js';
 import { senderHost } from '../domains/sender-domain.pure.js';

@@ -119,22 +119,25 @@ export async function listContacts({
   limit,
   cursor,
   search,
+  subscribed,
 }: {
   sql: Sql;
   projectId: string;
   limit: number;
   cursor?: string;
   search?: string;
+  subscribed?: boolean;
 }): Promise<CursorPage<ContactView>> {
   const matching = search ? search.trim().toLowerCase() : undefined;
   const [rows, total] = await Promise.all([
     listContactRows(sql, {
       projectId,
       search: matching,
+      subscribed,
       afterId: cursor ? decodeCursor(cursor).id : undefined,
       limit,
     }),
-    cursor ? undefined : countContacts(sql, { projectId, search: matching }),
+    cursor ? undefined : countContacts(sql, { projectId, search: matching, subscribed }),
   ]);
   return cursorPage({
     rows: rows.map(toContactView),

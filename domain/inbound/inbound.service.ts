@@ -9,6 +9,7 @@ import { capOf, chargeCap } from '../billing/billing.service.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { cleanStorableText, storableText } from '../shared/storable-text.pure.js';
 import type { QueueNotifier } from '../shared/ports.js';
 
 /** What the inbound receiver needs: the pool, where messages are kept, and the dispatcher. */
@@ -36,7 +37,7 @@ export async function inboundProjectOf({
   sql: Sql;
   address: string;
 }): Promise<string | undefined> {
-  return findInboundProject(sql, { host: host(address) });
+  return findInboundProject(sql, { host: host(storableText(address)) });
 }
 
 /**
@@ -59,7 +60,7 @@ export async function receiveInboundMail({
   envelope: { from: string; to: string[] };
 }): Promise<{ eventId: string; contactId: string }> {
   const parsed = await PostalMime.parse(raw);
-  const sender = normaliseEmail(parsed.from?.address || envelope.from || '');
+  const sender = normaliseEmail(storableText(parsed.from?.address || envelope.from || ''));
   if (!z.email().safeParse(sender).success) {
     throw new InboundRefused('The message names no sender address (From or MAIL FROM)');
   }
@@ -69,7 +70,8 @@ export async function receiveInboundMail({
   await writeFile(path.join(dataDir, storageKey), raw);
   const header = (name: string): string | undefined =>
     parsed.headers.find((h) => h.key === name)?.value;
-  const data = {
+  // Text from elsewhere: NULs and lone surrogates (PostgreSQL cannot store them) are cleaned out.
+  const data = cleanStorableText({
     messageId: parsed.messageId ?? null,
     from: sender,
     fromName: parsed.from?.name || null,
@@ -86,7 +88,7 @@ export async function receiveInboundMail({
       size: typeof a.content === 'string' ? a.content.length : a.content.byteLength,
     })),
     storageKey,
-  };
+  });
   const keep = (tx: Sql) =>
     upsertContacts(tx, {
       projectId,

@@ -1,5 +1,6 @@
 import { X509Certificate, createVerify } from 'node:crypto';
 import { DomainError } from '../shared/errors.js';
+import { cleanStorableText } from '../shared/storable-text.pure.js';
 import type { FetchText } from '../shared/ports.js';
 import type { Feedback } from './delivery-feedback.pure.js';
 import { applyDeliveryFeedback, type FeedbackSettings } from './delivery-feedback.service.js';
@@ -20,6 +21,37 @@ export interface SnsEnvelope {
 }
 
 const rejected = (message: string): DomainError => new DomainError('UNAUTHORIZED', message);
+
+/**
+ * An SNS URL fetched: one that answers but not with the text (a 4xx, 5xx, redirect) is the
+ * fetcher's 401; one that cannot be reached at all (refused, reset, timed out) is a 503, which
+ * SNS retries.
+ */
+async function fetchFromSns(fetchText: FetchText, url: string, what: string): Promise<string> {
+  try {
+    return await fetchText(url);
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError('SERVICE_UNAVAILABLE', `The ${what} could not be fetched`, {
+      suggestion: 'Try again later; SNS retries on its own.',
+      cause: error,
+    });
+  }
+}
+
+/** A certificate that cannot be read, like a signature that does not match, is a 401. */
+function checkSignature(envelope: SnsEnvelope, pem: string): void {
+  let verified = false;
+  try {
+    const certificate = new X509Certificate(pem);
+    const verifier = createVerify(envelope.SignatureVersion === '2' ? 'RSA-SHA256' : 'RSA-SHA1');
+    verifier.update(snsStringToSign(envelope), 'utf8');
+    verified = verifier.verify(certificate.publicKey, envelope.Signature, 'base64');
+  } catch {
+    throw rejected('The signing certificate cannot be read, so the signature cannot be verified');
+  }
+  if (!verified) throw rejected('Invalid SNS signature');
+}
 
 /** The string SNS signs: the listed keys, in order, each as "Key\nValue\n" (Subject only if set). */
 export function snsStringToSign(envelope: SnsEnvelope): string {
@@ -52,15 +84,11 @@ export async function verifySnsEnvelope({
     throw rejected('The signing certificate URL is not an SNS URL');
   let pem = certificates.get(envelope.SigningCertURL);
   if (!pem) {
-    pem = fetchText(envelope.SigningCertURL);
+    pem = fetchFromSns(fetchText, envelope.SigningCertURL, 'signing certificate');
     certificates.set(envelope.SigningCertURL, pem);
     pem.catch(() => certificates.delete(envelope.SigningCertURL));
   }
-  const certificate = new X509Certificate(await pem);
-  const verifier = createVerify(envelope.SignatureVersion === '2' ? 'RSA-SHA256' : 'RSA-SHA1');
-  verifier.update(snsStringToSign(envelope), 'utf8');
-  if (!verifier.verify(certificate.publicKey, envelope.Signature, 'base64'))
-    throw rejected('Invalid SNS signature');
+  checkSignature(envelope, await pem);
 }
 
 interface SesEvent {
@@ -99,13 +127,14 @@ export async function handleSnsEnvelope({
   if (envelope.Type === 'SubscriptionConfirmation') {
     if (!envelope.SubscribeURL || !snsUrlPattern.test(envelope.SubscribeURL))
       throw rejected('The SubscribeURL is not an SNS URL');
-    await fetchText(envelope.SubscribeURL);
+    await fetchFromSns(fetchText, envelope.SubscribeURL, 'subscription confirmation URL');
     return { action: 'confirmed' };
   }
   if (envelope.Type !== 'Notification') return { action: 'ignored' };
   let event: SesEvent;
   try {
-    event = JSON.parse(envelope.Message) as SesEvent;
+    // Verified, but still text from elsewhere: kept cleaned of what PostgreSQL cannot store.
+    event = cleanStorableText(JSON.parse(envelope.Message) as SesEvent);
   } catch {
     return { action: 'ignored' };
   }

@@ -8,6 +8,13 @@ import type { SystemEmailKind } from '../system-email/system-email-kind.pure.js'
 
 export type Em = EntityManager;
 
+/** Structured logging, as the transport and the processes use it (pino's shape). */
+export interface Logger {
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  error(fields: object, message?: string): void;
+}
+
 export interface SystemEmailRequest {
   /** Unique per request; it names the durable workflow, so a retried start is a no-op. */
   requestId: string;
@@ -73,6 +80,8 @@ export interface WorkflowEngine {
   /** Asks a campaign's send to stop; a run that has ended is left as it is. */
   cancelCampaignSend(request: { campaignId: string }): Promise<void>;
   isReachable(): Promise<boolean>;
+  /** Whether a worker has polled this engine's task queue within the last long poll. */
+  hasLiveWorker(): Promise<boolean>;
 }
 
 /** What a campaign's send is handed: `scheduledFor` (ISO 8601) when it waits for its time. */

@@ -1,3 +1,4 @@
+import { assertNever } from '../shared/assert-never.pure.js';
 import type { LimitNotice } from '../shared/ports.js';
 import type { SystemEmailKind } from './system-email-kind.pure.js';
 
@@ -80,4 +81,5 @@ export function systemEmailContent({
       };
     }
   }
+  return assertNever(kind, 'system email kind');
 }

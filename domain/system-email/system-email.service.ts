@@ -1,7 +1,43 @@
 import { Project, User } from '../../db/entities/index.js';
 import { issueAuthToken } from '../accounts/auth-tokens.js';
+import { assertNever } from '../shared/assert-never.pure.js';
 import type { Em, Mailer, SystemEmailRequest } from '../shared/ports.js';
 import { systemEmailContent } from './system-email-content.pure.js';
+
+/** The link the email carries (its token issued), or why the email is no longer sent. */
+async function linkOf({
+  em,
+  publicUrl,
+  user,
+  request,
+}: {
+  em: Em;
+  publicUrl: string;
+  user: { id: string; verified: boolean };
+  request: SystemEmailRequest;
+}): Promise<{ link: string; projectName?: string } | { skipped: string }> {
+  const { kind } = request;
+  switch (kind) {
+    case 'VERIFY_EMAIL': {
+      if (user.verified) return { skipped: 'already verified' };
+      const token = await issueAuthToken({ em, userId: user.id, purpose: 'VERIFY_EMAIL' });
+      return { link: `${publicUrl}/auth/verify-email?token=${encodeURIComponent(token)}` };
+    }
+    case 'RESET_PASSWORD': {
+      const token = await issueAuthToken({ em, userId: user.id, purpose: 'RESET_PASSWORD' });
+      return { link: `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}` };
+    }
+    case 'BILLING_LIMIT_WARNING':
+    case 'PROJECT_INVITATION': {
+      const project = request.projectId
+        ? await em.findOne(Project, { id: request.projectId })
+        : null;
+      if (!project) return { skipped: 'project no longer exists' };
+      return { link: `${publicUrl}/docs`, projectName: project.name };
+    }
+  }
+  return assertNever(kind, 'system email kind');
+}
 
 /**
  * Issues the token (when the email carries one) and delivers the email. A retry issues a new
@@ -22,36 +58,17 @@ export async function deliverSystemEmail({
 }): Promise<{ messageId: string } | { skipped: string }> {
   const user = await em.findOne(User, { id: request.userId });
   if (!user) return { skipped: 'user no longer exists' };
-
-  let link: string;
-  let projectName: string | undefined;
-  switch (request.kind) {
-    case 'VERIFY_EMAIL': {
-      if (user.emailVerifiedAt) return { skipped: 'already verified' };
-      const token = await issueAuthToken({ em, userId: user.id, purpose: 'VERIFY_EMAIL' });
-      link = `${publicUrl}/auth/verify-email?token=${encodeURIComponent(token)}`;
-      break;
-    }
-    case 'RESET_PASSWORD': {
-      const token = await issueAuthToken({ em, userId: user.id, purpose: 'RESET_PASSWORD' });
-      link = `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
-      break;
-    }
-    case 'BILLING_LIMIT_WARNING':
-    case 'PROJECT_INVITATION': {
-      const project = request.projectId
-        ? await em.findOne(Project, { id: request.projectId })
-        : null;
-      if (!project) return { skipped: 'project no longer exists' };
-      projectName = project.name;
-      link = `${publicUrl}/docs`;
-      break;
-    }
-  }
+  const linked = await linkOf({
+    em,
+    publicUrl,
+    user: { id: user.id, verified: Boolean(user.emailVerifiedAt) },
+    request,
+  });
+  if ('skipped' in linked) return linked;
   const content = systemEmailContent({
     kind: request.kind,
-    link,
-    projectName,
+    link: linked.link,
+    projectName: linked.projectName,
     limit: request.limit,
   });
   return mailer.send({ from, to: user.email, ...content });

@@ -1,4 +1,4 @@
-import type { SnapshotCounts } from '../../db/sql/campaigns.sql.js';
+import type { SnapshotCounts } from '../../db/sql/campaign-audience.sql.js';
 import {
   beginCampaignSend,
   finishCampaignSend,

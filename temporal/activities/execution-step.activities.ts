@@ -3,8 +3,10 @@ import type { Sql } from '../../db/sql/sql.js';
 import type { AdvanceOutcome, StepOutcome } from '../../domain/automation/execution-run.pure.js';
 import {
   advanceExecution,
+  attemptRemoteStep,
   endExecution,
   failRemoteStep,
+  StepAttemptError,
 } from '../../domain/automation/execution-steps.service.js';
 import { attemptWebhook } from '../../domain/automation/webhook-step.service.js';
 import type { QueueNotifier, WebhookSender } from '../../domain/shared/ports.js';
@@ -23,11 +25,20 @@ export function createExecutionStepActivities({
   billingOn: boolean;
 }) {
   return {
-    /** Runs the execution's steps from `from` up to the first that takes time (see advanceExecution). */
+    /**
+     * Runs the execution's steps from `from` up to the first that takes time (see
+     * advanceExecution). A step that throws fails this attempt with its place (`seq`) in the
+     * details, so the workflow can fail that step once the attempts run out.
+     */
     async advanceExecution(
       args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier' | 'billingOn'>,
     ): Promise<AdvanceOutcome> {
-      return advanceExecution({ sql, emailNotifier, billingOn, ...args });
+      try {
+        return await advanceExecution({ sql, emailNotifier, billingOn, ...args });
+      } catch (error) {
+        if (!(error instanceof StepAttemptError)) throw error;
+        throw ApplicationFailure.retryable(error.message, 'StepAttemptFailed', { seq: error.seq });
+      }
     },
     async failRemoteStep(
       args: Omit<Parameters<typeof failRemoteStep>[0], 'sql'>,
@@ -38,9 +49,23 @@ export function createExecutionStepActivities({
       await endExecution({ sql, ...args });
     },
     /**
-     * One attempt of a WEBHOOK step. A failure another attempt may mend (the network, a 5xx or
-     * 429 answer) is retried by Temporal; any other fails the step at once. The answer's status
-     * and first bytes travel in the failure's details.
+     * One attempt of a remote step, whatever its type (the registry holds each type's attempt).
+     * A failure another attempt may mend is retried by Temporal; any other fails the step at
+     * once. What the step got back (a webhook's status and first bytes) travels in the details.
+     */
+    async attemptRemoteStep(
+      args: Omit<Parameters<typeof attemptRemoteStep>[0], 'sql' | 'sendWebhook'>,
+    ): Promise<{ result: Record<string, unknown> } | { inactive: true }> {
+      const outcome = await attemptRemoteStep({ sql, sendWebhook, ...args });
+      if (outcome.ok) return { result: outcome.result };
+      if ('inactive' in outcome) return { inactive: true };
+      const details = outcome.result ?? {};
+      if (outcome.retry) throw ApplicationFailure.retryable(outcome.error, 'StepFailed', details);
+      throw ApplicationFailure.nonRetryable(outcome.error, 'StepRefused', details);
+    },
+    /**
+     * One attempt of a WEBHOOK step: what runs scheduled before the generic attemptRemoteStep
+     * (REMOTE_STEP_PATCH) still call, until none is left.
      */
     async attemptWebhook(
       args: Omit<Parameters<typeof attemptWebhook>[0], 'sql' | 'send'>,

@@ -7,3 +7,9 @@ export const ENSURE_EMAIL_DELIVERY_PATCH = 'ensure-email-delivery';
 
 /** dispatchQueuedEmails also makes sure the automation dispatch loop runs. */
 export const ENSURE_AUTOMATION_DISPATCH_PATCH = 'ensure-automation-dispatch';
+
+/**
+ * An execution runs a remote step through the one generic `attemptRemoteStep` activity (the step
+ * registry says what each type's attempt does) instead of `attemptWebhook`.
+ */
+export const REMOTE_STEP_PATCH = 'generic-remote-step';

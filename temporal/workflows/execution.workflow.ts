@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type {
+  AdvanceOutcome,
   ExecutionInput,
   ExecutionOutcome,
   ExecutionResume,
@@ -28,20 +29,33 @@ import {
   waitDeadline,
   type ReceivedEvent,
 } from '../../domain/automation/interpreter.pure.js';
-import type { GraphStep } from '../../domain/automation/step-config.pure.js';
-import type { TransitionBranch } from '../../domain/automation/step-type.pure.js';
+import type { GraphStep, WebhookConfig } from '../../domain/automation/step-config.pure.js';
+import { kindOf, type TransitionBranch } from '../../domain/automation/step-type.pure.js';
+import { assertNever } from '../../domain/shared/assert-never.pure.js';
 import type { Activities } from '../activities/index.js';
+import { REMOTE_STEP_PATCH } from '../shared/patches.js';
 import { EXECUTION_EVENT } from '../shared/signals.js';
 
 // Steps that touch only PostgreSQL run as local activities: no round trip to the server per
 // step. Each is idempotent, so a retry (or a replay after a worker died mid-step) is harmless.
+// Writing how an execution ended is retried for as long as it takes: nothing else would.
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-// A webhook: 10 s per attempt, 3 attempts with backoff. The activity tells a failure worth
-// retrying from one that is not (a refused address, a 4xx answer).
+/** Attempts of the instant steps before the one that keeps failing fails the execution. */
+export const STEP_ATTEMPTS = 5;
+// Running steps is tried STEP_ATTEMPTS times (1 + 2 + 4 + 8 s apart, a short outage of the
+// database rides through): a step that keeps throwing then fails, with its reason, instead of
+// holding its execution RUNNING for ever.
+const stepRunner = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: STEP_ATTEMPTS },
+});
+
+// A remote step (a webhook): 20 s per attempt, 3 attempts with backoff. Its activity tells a
+// failure worth retrying from one that is not (a refused address, a 4xx answer).
 const remote = proxyActivities<Activities>({
   startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
@@ -55,6 +69,8 @@ const MAX_HISTORY_EVENTS = 1000;
 const SEEN_IDS_KEPT = 200;
 // Versions the wait whose deadline has passed already (see waitUntil).
 const PASSED_DEADLINE_PATCH = 'wait-deadline-passed';
+
+type Waiting = NonNullable<ExecutionResume['waiting']>;
 
 const tooLong = (): boolean =>
   workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= MAX_HISTORY_EVENTS;
@@ -95,7 +111,7 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
   let seq = input.resume?.seq ?? 1;
   let close: StepClosing | undefined = input.resume?.close;
   // `step` has begun and is being waited on (a DELAY or WAIT_FOR_EVENT).
-  let waiting: ExecutionResume['waiting'] = input.resume?.waiting;
+  let waiting: Waiting | undefined = input.resume?.waiting;
   // `step` has begun and its webhook runs.
   let open = false;
   let steps = 0;
@@ -126,17 +142,93 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
     return condition(ready, Math.max(0, left));
   };
 
+  /**
+   * Takes the step begun (a remote step: `open`; a timer or a wait: `waiting`) to its end, by its
+   * run mode: the branch it leaves by, or how the execution ended.
+   */
+  const takeStep = async (
+    current: GraphStep,
+  ): Promise<{ branch: TransitionBranch | null } | { ended: ExecutionOutcome }> => {
+    const kind = kindOf(current);
+    switch (kind.mode) {
+      case 'instant':
+        // Instant steps run inside advanceExecution, which never stops at one.
+        throw new Error(`An instant ${current.type} step cannot be waited on`);
+      case 'remote': {
+        try {
+          const scope = { trigger, context };
+          let result: Record<string, unknown>;
+          if (patched(REMOTE_STEP_PATCH)) {
+            const response = await remote.attemptRemoteStep({ ref, step: current, scope });
+            if ('inactive' in response) return { ended: { status: 'INACTIVE', steps } };
+            result = response.result;
+          } else {
+            // Runs begun before the patch attempt their WEBHOOK as they did then.
+            const response = await remote.attemptWebhook({
+              ref,
+              stepId: current.id,
+              config: current.config as WebhookConfig,
+              scope,
+            });
+            if ('inactive' in response) return { ended: { status: 'INACTIVE', steps } };
+            result = response;
+          }
+          close = { seq, status: 'COMPLETED', result };
+          open = false;
+          return { branch: null };
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          await local.failRemoteStep({ ref, seq, ...failureOf(error) });
+          return { ended: { status: 'FAILED', steps: steps + 1 } };
+        }
+      }
+      case 'timer': {
+        // A durable timer; woken early only to continue as new when events pile up meanwhile.
+        if (await waitUntil(tooLong, (waiting as Waiting).until)) await carryOn();
+        close = { seq, status: 'COMPLETED', result: null };
+        return { branch: null };
+      }
+      case 'wait': {
+        const { since, until } = waiting as Waiting;
+        const name = kind.awaits(current.config);
+        const arrived = (): ReceivedEvent | undefined => firstEventSince(inbox, { name, since });
+        const woken = await waitUntil(() => arrived() !== undefined || tooLong(), until);
+        const event = arrived();
+        if (woken && !event) await carryOn();
+        if (event) {
+          context = contextWithEvent(context, event);
+          inbox = keepForLaterWaits(inbox, { since, used: event.id });
+          close = { seq, status: 'COMPLETED', result: { event: { id: event.id, name } } };
+          return { branch: 'event' };
+        }
+        close = { seq, status: 'COMPLETED', result: { timedOut: true } };
+        return { branch: 'timeout' };
+      }
+    }
+    return assertNever(kind, 'run mode');
+  };
+
   try {
     while (step) {
       if (!waiting) {
         if (tooLong()) await carryOn();
-        const advanced = await local.advanceExecution({
-          ref,
-          graph,
-          from: { stepId: step.id, seq },
-          close,
-          scope: { trigger, context },
-        });
+        let advanced: AdvanceOutcome;
+        try {
+          advanced = await stepRunner.advanceExecution({
+            ref,
+            graph,
+            from: { stepId: step.id, seq },
+            close,
+            scope: { trigger, context },
+          });
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          // A step kept failing: it fails (the details say which), and so does the execution.
+          const failure = failureOf(error);
+          const at = typeof failure.result?.seq === 'number' ? failure.result.seq : seq;
+          await local.failRemoteStep({ ref, seq: at, error: failure.error });
+          return { status: 'FAILED', steps: steps + 1 };
+        }
         steps += advanced.ran.length;
         if (advanced.kind === 'inactive') return { status: 'INACTIVE', steps };
         if (advanced.kind === 'ended') return { status: advanced.status, steps };
@@ -149,47 +241,11 @@ export async function execution(input: ExecutionInput): Promise<ExecutionOutcome
           open = true;
         }
       }
-      let branch: TransitionBranch | null = null;
-      if (open && step.type === 'WEBHOOK') {
-        try {
-          const response = await remote.attemptWebhook({
-            ref,
-            stepId: step.id,
-            config: step.config,
-            scope: { trigger, context },
-          });
-          if ('inactive' in response) return { status: 'INACTIVE', steps };
-          close = { seq, status: 'COMPLETED', result: response };
-          open = false;
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          await local.failRemoteStep({ ref, seq, ...failureOf(error) });
-          return { status: 'FAILED', steps: steps + 1 };
-        }
-      } else if (waiting && step.type === 'DELAY') {
-        // A durable timer; woken early only to continue as new when events pile up meanwhile.
-        if (await waitUntil(tooLong, waiting.until)) await carryOn();
-        close = { seq, status: 'COMPLETED', result: null };
-      } else if (waiting && step.type === 'WAIT_FOR_EVENT') {
-        const { since, until } = waiting;
-        const name = step.config.eventName;
-        const arrived = (): ReceivedEvent | undefined => firstEventSince(inbox, { name, since });
-        const woken = await waitUntil(() => arrived() !== undefined || tooLong(), until);
-        const event = arrived();
-        if (woken && !event) await carryOn();
-        if (event) {
-          context = contextWithEvent(context, event);
-          inbox = keepForLaterWaits(inbox, { since, used: event.id });
-          branch = 'event';
-          close = { seq, status: 'COMPLETED', result: { event: { id: event.id, name } } };
-        } else {
-          branch = 'timeout';
-          close = { seq, status: 'COMPLETED', result: { timedOut: true } };
-        }
-      }
+      const taken = await takeStep(step);
+      if ('ended' in taken) return taken.ended;
       waiting = undefined;
       steps += 1;
-      step = stepAfter(graph, step, branch);
+      step = stepAfter(graph, step, taken.branch);
       seq += 1;
     }
     await local.endExecution({ ref, status: 'COMPLETED', close, context });

@@ -22,6 +22,7 @@ import {
   waitForExecution,
   waitForExecutions,
 } from '../helpers/workflows.js';
+import { eventually } from '../helpers/eventually.js';
 
 // This file runs its own Temporal dev server (its state in a file of its own), so that it can
 // stop and start it without disturbing the other test files.
@@ -106,16 +107,17 @@ describe('a worker killed during a DELAY', () => {
     const connection = await Connection.connect({ address: temporal.address });
     try {
       const workflowId = `automation-dispatch-${stack.env.TEMPORAL_TASK_QUEUE}`;
-      let handedOver: string | undefined;
-      const deadline = Date.now() + 60_000;
-      while (!handedOver && Date.now() < deadline) {
-        for await (const run of new TemporalClient({ connection }).workflow.list({
-          query: `WorkflowId = '${workflowId}' AND ExecutionStatus = 'ContinuedAsNew'`,
-        }))
-          handedOver = run.runId;
-        if (!handedOver) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(handedOver).toBeDefined();
+      const handedOver = await eventually(
+        async () => {
+          let runId: string | undefined;
+          for await (const run of new TemporalClient({ connection }).workflow.list({
+            query: `WorkflowId = '${workflowId}' AND ExecutionStatus = 'ContinuedAsNew'`,
+          }))
+            runId = run.runId;
+          return runId;
+        },
+        { what: 'the dispatch loop to continue as new', timeoutMs: 60_000, intervalMs: 200 },
+      );
       await keepHistory('automation-dispatch', workflowId, handedOver, temporal.address);
     } finally {
       await connection.close();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { keepHistory } from '../helpers/histories.js';
+import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { DnsServer } from '../helpers/dns-server.js';
@@ -361,11 +362,10 @@ async function runStatus(executionId: string): Promise<string> {
 }
 
 async function waitForRunStatus(executionId: string, status: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await runStatus(executionId)) !== status) {
-    if (Date.now() > deadline) throw new Error(`Run of ${executionId} never became ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(async () => (await runStatus(executionId)) === status, {
+    what: `the run of ${executionId} to be ${status}`,
+    timeoutMs: 20_000,
+  });
 }
 
 describe('cancelling', () => {

@@ -30,6 +30,7 @@ import {
   waitForExecution,
   waitForExecutions,
 } from '../helpers/workflows.js';
+import { eventually } from '../helpers/eventually.js';
 
 const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, '')}`;
 
@@ -143,11 +144,11 @@ async function runBillingSchedule(): Promise<void> {
     };
     const before = await completedRuns();
     await client.schedule.getHandle(`billing-usage-${stack.env.TEMPORAL_TASK_QUEUE}`).trigger();
-    const deadline = Date.now() + 60_000;
-    while ((await completedRuns()) <= before) {
-      expect(Date.now(), 'the billing-usage run never completed').toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    await eventually(async () => (await completedRuns()) > before, {
+      what: 'the billing-usage run to complete',
+      timeoutMs: 60_000,
+      intervalMs: 300,
+    });
   } finally {
     await connection.close();
   }

@@ -12,6 +12,7 @@ import { keepHistory } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -60,11 +61,11 @@ describe('a long campaign send', () => {
         `campaign-${campaign.id}`,
       );
       const firstRun = (await handle.describe()).runId;
-      const deadline = Date.now() + 120_000;
-      while ((await handle.describe()).runId === firstRun) {
-        expect(Date.now(), 'the run never continued as new').toBeLessThan(deadline);
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await eventually(async () => (await handle.describe()).runId !== firstRun, {
+        what: 'the run to continue as new',
+        timeoutMs: 120_000,
+        intervalMs: 500,
+      });
       expect((await stack.api.get(`/campaigns/${campaign.id}`, sk)).body.data.status).toBe(
         'SENDING',
       );

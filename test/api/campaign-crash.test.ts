@@ -11,6 +11,7 @@ import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -81,10 +82,11 @@ describe('a campaign whose worker is killed twice while it sends', () => {
         release = resolve;
       });
       threshold = count;
-      const deadline = Date.now() + 120_000;
-      while (!(held.length >= 2 && (await sentRows()) === mine().length) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 10));
-      expect(held.length).toBeGreaterThanOrEqual(2);
+      await eventually(async () => held.length >= 2 && (await sentRows()) === mine().length, {
+        what: 'two held messages with every answered one SENT',
+        timeoutMs: 120_000,
+        intervalMs: 10,
+      });
       await stack.stopWorker('SIGKILL');
       const atKill = mine().length;
       while (!held.every((c) => c.closed())) await new Promise((r) => setTimeout(r, 10));

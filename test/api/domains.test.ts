@@ -5,6 +5,7 @@ import { withDatabase } from '../helpers/database.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { uniqueDomain } from '../helpers/domains.js';
+import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -37,15 +38,19 @@ async function waitForStatus(
   domainId: string,
   status: string,
 ): Promise<any> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const list = await stack.api.get(`/domains/project/${projectId}`, { key });
-    const domain = list.body.find((d: { id: string }) => d.id === domainId);
-    if (domain?.status === status) return domain;
-    if (Date.now() > deadline)
-      throw new Error(`domain never became ${status}: ${JSON.stringify(domain)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let domain: any;
+  return eventually(
+    async () => {
+      const list = await stack.api.get(`/domains/project/${projectId}`, { key });
+      domain = list.body.find((d: { id: string }) => d.id === domainId);
+      return domain?.status === status && domain;
+    },
+    {
+      what: `the domain to be ${status}`,
+      intervalMs: 200,
+      describe: () => JSON.stringify(domain),
+    },
+  );
 }
 
 describe('sending domains', () => {

@@ -8,6 +8,7 @@ import { keepHistory } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -45,12 +46,11 @@ describe('the email-delivery loop', () => {
     await stack.stopWorker('SIGTERM');
     stack.env.EMAIL_DELIVERY_LANES = '3';
     await stack.startWorker();
-    const deadline = Date.now() + 30_000;
-    let current = await client.workflow.getHandle(workflowId).describe();
-    while ((await settingsOfRun(workflowId)).lanes !== 3 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      current = await client.workflow.getHandle(workflowId).describe();
-    }
+    await eventually(async () => (await settingsOfRun(workflowId)).lanes === 3, {
+      what: 'the loop to run with 3 lanes',
+      intervalMs: 200,
+    });
+    const current = await client.workflow.getHandle(workflowId).describe();
     expect(await settingsOfRun(workflowId)).toEqual({ queue, lanes: 3, laneSeconds: 1 });
     expect(current.status.name).toBe('RUNNING');
 

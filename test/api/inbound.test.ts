@@ -132,6 +132,32 @@ describe('inbound mail', () => {
     expect(inboundRows).toBe(1);
   });
 
+  it('keeps a message whose text PostgreSQL cannot store, cleaned of it', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('inbound'));
+    const transport = mailer();
+    try {
+      const info = await transport.sendMail({
+        from: `Nul\u0000 Name <nul-${Date.now()}@example.com>`,
+        to: `support@${domain}`,
+        subject: 'Where\u0000 is it?',
+        text: 'A NUL\u0000 here.',
+        attachments: [{ filename: 'a\u0000.txt', content: 'x', contentType: 'text/plain' }],
+      });
+      expect(info.accepted).toEqual([`support@${domain}`]);
+    } finally {
+      transport.close();
+    }
+    const events = await stack.api.get('/events?event=email.received', sk);
+    expect(events.body.data).toHaveLength(1);
+    expect(events.body.data[0].data).toMatchObject({
+      fromName: 'Nul Name',
+      subject: 'Where is it?',
+      text: expect.stringContaining('A NUL here.'),
+      attachments: [{ filename: 'a.txt' }],
+    });
+  });
+
   it('refuses other domains at RCPT and messages over the size limit, keeping nothing', async () => {
     const { sk } = await projectFixture(stack.api);
     const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('inbound2'));

@@ -5,6 +5,7 @@ import { createClient } from '../helpers/http.js';
 import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 const CONTACTS = 200_000;
 const BATCH = 5_000;
@@ -54,13 +55,13 @@ describe('a segment compute survives its worker', () => {
         );
         return rows[0] as { after_contact_id: string; done: boolean } | undefined;
       });
-    const deadline = Date.now() + 60_000;
-    let atKill = await progress();
-    while (!atKill || atKill.after_contact_id === '00000000-0000-0000-0000-000000000000') {
-      if (Date.now() > deadline) throw new Error('The compute made no progress');
-      await new Promise((r) => setTimeout(r, 20));
-      atKill = await progress();
-    }
+    const atKill = await eventually(
+      async () => {
+        const now = await progress();
+        return now?.after_contact_id !== '00000000-0000-0000-0000-000000000000' && now;
+      },
+      { what: 'the compute to make progress', timeoutMs: 60_000, intervalMs: 20 },
+    );
     await stack.stopWorker('SIGKILL');
     expect(atKill.done).toBe(false);
     const committedAtKill = await withDatabase(async (db) => {

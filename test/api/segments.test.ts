@@ -6,6 +6,7 @@ import { uniqueEmail } from '../helpers/factories.js';
 import { keepHistory, keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -565,15 +566,15 @@ describe('tracked membership', () => {
       expect(description.spec.intervals?.[0]?.every).toBe(8760 * 3600 * 1000);
       expect(description.action).toMatchObject({ workflowType: 'recomputeSegments' });
       await schedule.trigger();
-      const deadline = Date.now() + 30_000;
       let names: string[] = [];
-      while (Date.now() < deadline) {
-        const res = await stack.api.get(`/events/contact/${people.early?.id}`, sk);
-        names = res.body.data.map((e: { name: string }) => e.name);
-        if (names.includes('segment.leads.entry')) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(names).toContain('segment.leads.entry');
+      await eventually(
+        async () => {
+          const res = await stack.api.get(`/events/contact/${people.early?.id}`, sk);
+          names = res.body.data.map((e: { name: string }) => e.name);
+          return names.includes('segment.leads.entry');
+        },
+        { what: 'a segment.leads.entry event', intervalMs: 250, describe: () => names.join(', ') },
+      );
       expect((await stack.api.get(`/segments/${segment.id}`, sk)).body.memberCount).toBe(1);
       await keepHistoryOfCompletedRun(
         'recompute-segments',

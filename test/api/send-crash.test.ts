@@ -5,6 +5,7 @@ import { verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -75,14 +76,11 @@ describe('a worker killed in the middle of sending', () => {
             )
           ).rows[0].n,
       );
-    const deadline = Date.now() + 30_000;
     // Every answered message is recorded SENT, and more are in flight: now the worker dies.
-    while (
-      !(heldConnections.length >= 3 && (await sentRows()) === delivered().length) &&
-      Date.now() < deadline
-    )
-      await new Promise((r) => setTimeout(r, 10));
-    expect(heldConnections.length).toBeGreaterThanOrEqual(3);
+    await eventually(
+      async () => heldConnections.length >= 3 && (await sentRows()) === delivered().length,
+      { what: 'three held messages with every answered one SENT', intervalMs: 10 },
+    );
     await stack.stopWorker('SIGKILL');
     const atKill = delivered().length;
     // The server notices the hang-ups before it would answer the held messages.

@@ -6,6 +6,7 @@ import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { keepHistory, keepHistoryOfCompletedRun } from '../helpers/histories.js';
 import { uniqueEmail } from '../helpers/factories.js';
+import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
@@ -41,19 +42,30 @@ async function emailRows(
 
 /** Waits until every email has `status` (SENT commits just after the server's answer). */
 async function waitForStatus(ids: string[], status: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const rows = await emailRows(ids);
-    if (rows.length === ids.length && rows.every((r) => r.status === status)) return;
-    if (Date.now() > deadline)
-      throw new Error(`Not all ${status}: ${JSON.stringify(rows.map((r) => r.status))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let rows: { status: string }[] = [];
+  await eventually(
+    async () => {
+      rows = await emailRows(ids);
+      return rows.length === ids.length && rows.every((r) => r.status === status);
+    },
+    {
+      what: `every email ${status}`,
+      timeoutMs: 15_000,
+      intervalMs: 50,
+      describe: () => JSON.stringify(rows.map((r) => r.status)),
+    },
+  );
 }
 
 /** Nothing reached the SMTP server for this address within a short wait. */
 async function expectNothingSentTo(address: string): Promise<void> {
-  await new Promise((r) => setTimeout(r, 700));
+  // The outbox is mail's only way out: no row to the address that is not SUPPRESSED means
+  // nothing was sent and nothing will be, with no wait to guess the length of.
+  const rows = await withDatabase(
+    async (db) =>
+      (await db.query('SELECT status FROM emails WHERE to_address = $1', [address])).rows,
+  );
+  expect(rows.filter((r) => r.status !== 'SUPPRESSED')).toEqual([]);
   expect(stack.smtp.messages.filter((m) => m.to.includes(address))).toHaveLength(0);
 }
 
@@ -343,8 +355,11 @@ describe('POST /v1/send', () => {
     });
     expect(res.status, res.text).toBe(200);
     const ids = res.body.data.emails.map((e: { email: string }) => e.email);
-    await expectNothingSentTo(recipients[0] as string);
+    // No worker runs, so nothing can leave the outbox.
     expect((await emailRows(ids)).map((r) => r.status)).toEqual(['QUEUED', 'QUEUED']);
+    expect(stack.smtp.messages.filter((m) => recipients.some((to) => m.to.includes(to)))).toEqual(
+      [],
+    );
 
     await stack.startWorker();
     for (const to of recipients) await stack.smtp.waitFor((m) => m.to.includes(to));
@@ -365,19 +380,23 @@ describe('POST /v1/send', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     await stack.smtp.waitFor((m) => m.to.includes(to));
-    await new Promise((r) => setTimeout(r, 700));
+    // One row in the outbox: the repeat queued nothing that could be sent later.
+    const rows = await withDatabase(
+      async (db) => (await db.query('SELECT id FROM emails WHERE to_address = $1', [to])).rows,
+    );
+    expect(rows).toHaveLength(1);
     expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
 });
 
 async function waitForEvent(key: string, name: string, emailId: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const events = (await stack.api.get(`/events?event=${name}`, { key })).body.data as {
-      data: { emailId?: string };
-    }[];
-    if (events.some((e) => e.data.emailId === emailId)) return;
-    if (Date.now() > deadline) throw new Error(`No ${name} event for ${emailId}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(
+    async () => {
+      const events = (await stack.api.get(`/events?event=${name}`, { key })).body.data as {
+        data: { emailId?: string };
+      }[];
+      return events.some((e) => e.data.emailId === emailId);
+    },
+    { what: `a ${name} event for ${emailId}`, timeoutMs: 15_000 },
+  );
 }

@@ -23,6 +23,15 @@ beforeAll(async () => {
   );
   sns = http.createServer((req, res) => {
     if (req.url === '/cert.pem') res.end(keys.cert);
+    else if (req.url === '/missing.pem') {
+      res.statusCode = 404;
+      res.end('Not Found');
+    } else if (req.url === '/failing.pem') {
+      res.statusCode = 502;
+      res.end('Bad Gateway');
+    } else if (req.url === '/not-a-cert.pem') res.end('<html>not a certificate</html>');
+    // An upstream that cannot be reached: the connection drops before any answer.
+    else if (req.url?.startsWith('/unreachable')) req.socket.destroy();
     else {
       confirmations.push(req.url ?? '');
       res.end('<ConfirmSubscriptionResponse/>');
@@ -163,5 +172,58 @@ describe('POST /webhooks/ses', () => {
       ).status,
     ).toBe(400);
     expect((await post({ Type: 'Notification' })).status).toBe(422);
+  });
+
+  it('answers 503 when an SNS URL cannot be reached, 401 when its certificate cannot verify', async () => {
+    const forged = (certPath: string) => ({
+      ...sign(notification({ notificationType: 'Delivery' })),
+      Signature: Buffer.from('forged').toString('base64'),
+      SigningCertURL: `${snsUrl}${certPath}`,
+    });
+    const unreachable = await post(forged('/unreachable.pem'));
+    expect(unreachable.status, unreachable.text).toBe(503);
+    expect(unreachable.body.error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      statusCode: 503,
+      requestId: unreachable.headers.get('x-request-id'),
+    });
+    // Not kept: the next message for that URL fetches it again, and is answered the same.
+    expect((await post(forged('/unreachable.pem'))).status).toBe(503);
+    // An SNS that answers 5xx is failing for now, like one that cannot be reached.
+    const failing = await post(forged('/failing.pem'));
+    expect(failing.status, failing.text).toBe(503);
+    expect(failing.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    for (const certPath of ['/missing.pem', '/not-a-cert.pem']) {
+      const res = await post(forged(certPath));
+      expect(res.status, `${certPath}: ${res.text}`).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHORIZED');
+    }
+    const confirmation = await post(
+      sign({
+        Type: 'SubscriptionConfirmation',
+        MessageId: crypto.randomUUID(),
+        TopicArn: 'arn:aws:sns:eu-west-1:123456789012:ses-events',
+        Message: 'You have chosen to subscribe...',
+        SubscribeURL: `${snsUrl}/unreachable/confirm?token=abc`,
+        Token: 'abc',
+        Timestamp: new Date().toISOString(),
+      }),
+    );
+    expect(confirmation.status, confirmation.text).toBe(503);
+    expect(confirmation.body.error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('keeps a verified notification with text PostgreSQL cannot store, cleaned', async () => {
+    const res = await post(
+      sign(
+        notification({
+          notificationType: 'Bounce',
+          bounce: { bounceType: 'Permanent' },
+          mail: { commonHeaders: { messageId: '<a\u0000b\ud800@example.test>' } },
+        }),
+      ),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ received: true, action: 'ignored' });
   });
 });

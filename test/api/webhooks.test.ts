@@ -7,6 +7,7 @@ import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { eventually } from '../helpers/eventually.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -38,9 +39,10 @@ async function sentEmail() {
   const emailId = res.body.data.emails[0].email as string;
   const contactId = res.body.data.emails[0].contact.id as string;
   const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
-  const deadline = Date.now() + 10_000;
-  while ((await status(emailId)) !== 'SENT' && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 100));
+  await eventually(async () => (await status(emailId)) === 'SENT', {
+    what: `email ${emailId} to be SENT`,
+    timeoutMs: 10_000,
+  });
   return { ...fixture, domain, to, emailId, contactId, messageId: mail.parsed.messageId as string };
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { eventually } from './eventually.js';
 import type { Client } from './http.js';
 import { waitForJob } from './jobs.js';
 
@@ -43,14 +44,16 @@ export async function waitForCampaign(
     timeoutMs = 60_000,
   }: { until?: (campaign: any) => boolean; timeoutMs?: number } = {},
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/campaigns/${id}`, sk);
-    expect(res.status, res.text).toBe(200);
-    if (until(res.body.data)) return res.body.data;
-    if (Date.now() > deadline) throw new Error(`Campaign ${id} not there in time: ${res.text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last = '';
+  return eventually(
+    async () => {
+      const res = await api.get(`/campaigns/${id}`, sk);
+      expect(res.status, res.text).toBe(200);
+      last = res.text;
+      return until(res.body.data) && res.body.data;
+    },
+    { what: `campaign ${id}`, timeoutMs, describe: () => last },
+  );
 }
 
 export async function campaignStats(api: Client, sk: Sk, id: string): Promise<any> {

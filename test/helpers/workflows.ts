@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { eventually } from './eventually.js';
 import type { Client } from './http.js';
 
 type Sk = { key: string };
@@ -99,18 +100,16 @@ export async function waitForExecutions(
   workflowId: string,
   { count = 1, timeoutMs = 20_000 }: { count?: number; timeoutMs?: number } = {},
 ): Promise<ExecutionBody[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/workflows/${workflowId}/executions?limit=100`, sk);
-    expect(res.status, res.text).toBe(200);
-    if (res.body.executions.length >= count) return res.body.executions;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${res.body.executions.length} executions after ${timeoutMs} ms, not ${count}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let seen = 0;
+  return eventually(
+    async () => {
+      const res = await api.get(`/workflows/${workflowId}/executions?limit=100`, sk);
+      expect(res.status, res.text).toBe(200);
+      seen = res.body.executions.length;
+      return seen >= count && (res.body.executions as ExecutionBody[]);
+    },
+    { what: `${count} executions`, timeoutMs, describe: () => `${seen} executions` },
+  );
 }
 
 /** Polls one execution until `done` holds for it (30 s at most); answers it with its steps. */
@@ -122,16 +121,16 @@ export async function waitForExecution(
   done: (execution: ExecutionBody) => boolean,
   { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
 ): Promise<ExecutionBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/workflows/${workflowId}/executions/${executionId}`, sk);
-    expect(res.status, res.text).toBe(200);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) {
-      throw new Error(`Execution still ${res.body.status} after ${timeoutMs} ms: ${res.text}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let last = '';
+  return eventually(
+    async () => {
+      const res = await api.get(`/workflows/${workflowId}/executions/${executionId}`, sk);
+      expect(res.status, res.text).toBe(200);
+      last = res.text;
+      return done(res.body) && (res.body as ExecutionBody);
+    },
+    { what: `execution ${executionId}`, timeoutMs, describe: () => last },
+  );
 }
 
 export const ended = (x: ExecutionBody): boolean => !['RUNNING', 'WAITING'].includes(x.status);

@@ -147,4 +147,53 @@ describe('architecture lint rules', () => {
       ),
     ).toHaveLength(1);
   });
+
+  it('keeps default out of switches over vocabularies, which end in assertNever', async () => {
+    const file = 'domain/probe/switch.pure.ts';
+    const vocabularySwitch = (body: string, after = '') =>
+      [
+        "import { assertNever } from '../shared/assert-never.pure.js';",
+        "type Kind = 'A' | 'B';",
+        'export function f(kind: Kind, text: string): number {',
+        "  if (text === '') return 0;",
+        `  switch (kind) {\n${body}\n  }`,
+        after,
+        '}',
+      ].join('\n');
+    const switchRules = async (code: string) => [
+      ...(await messagesOf(file, code, 'mailwright/switch-ends-in-assert-never')),
+      ...(await messagesOf(file, code, '@typescript-eslint/switch-exhaustiveness-check')),
+    ];
+    expect(
+      await switchRules(
+        vocabularySwitch("case 'A': return 1;\ncase 'B': return 2;", 'return assertNever(kind);'),
+      ),
+    ).toEqual([]);
+    // A default beside every member, or instead of some.
+    expect(
+      await switchRules(
+        vocabularySwitch(
+          "case 'A': return 1;\ncase 'B': return 2;\ndefault: return 3;",
+          'return 4;',
+        ),
+      ),
+    ).not.toEqual([]);
+    expect(
+      await switchRules(vocabularySwitch("case 'A': return 1;\ndefault: return 3;", 'return 4;')),
+    ).not.toEqual([]);
+    // Every member, but nothing that fails to compile when one is removed.
+    expect(
+      await switchRules(vocabularySwitch("case 'A': return 1;\ncase 'B': return 2;", 'return 4;')),
+    ).toHaveLength(1);
+    // A switch over an open type (text from outside) may have a default.
+    expect(
+      await switchRules(
+        [
+          'export function g(text: string): number {',
+          "  switch (text) {\n    case 'A': return 1;\n    default: return 2;\n  }",
+          '}',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+  });
 });

@@ -25,19 +25,23 @@ export const ORDERING_OPERATORS = [
 ] as const;
 export type OrderingOperator = (typeof ORDERING_OPERATORS)[number];
 
+/** Match a text value against the condition's text, ignoring case. */
+export const TEXT_OPERATORS = ['contains', 'notContains', 'startsWith', 'endsWith'] as const;
+export type TextOperator = (typeof TEXT_OPERATORS)[number];
+
 /** Compare a field's value with the condition's `value`. */
 export const VALUE_OPERATORS = [
   'equals',
   'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'endsWith',
+  ...TEXT_OPERATORS,
   ...ORDERING_OPERATORS,
   'in',
   'notIn',
 ] as const;
 export type ValueOperator = (typeof VALUE_OPERATORS)[number];
+
+/** Loose equality with the condition's `value` (one value, or any of a list). */
+export type EqualityOperator = Exclude<ValueOperator, TextOperator | OrderingOperator>;
 
 /** Whether a field has a value at all. */
 export const PRESENCE_OPERATORS = ['exists', 'notExists'] as const;

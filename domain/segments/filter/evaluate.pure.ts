@@ -1,21 +1,14 @@
+import { assertNever } from '../../shared/assert-never.pure.js';
 import {
   isFilter,
   parseField,
-  windowStart,
   type Condition,
+  type FieldRef,
   type Filter,
   type FilterScope,
-  type OrderingOperator,
-  type Scalar,
 } from './ast.pure.js';
-import {
-  foldCase,
-  looseEquals,
-  numberOf,
-  parseTimestamp,
-  timestampOf,
-  valueAt,
-} from './values.pure.js';
+import { FILTER_OPERATORS } from './filter-operators.pure.js';
+import { valueAt } from './values.pure.js';
 
 /** A contact as a filter sees it. */
 export interface FilterSubject {
@@ -34,6 +27,9 @@ export interface FilterSubject {
   context?: Record<string, unknown>;
 }
 
+/** A field the value operators read (not a contact's events nor a segment). */
+type ValueField = Exclude<FieldRef, { kind: 'event' } | { kind: 'segment' }>;
+
 /** What `segment.<id>` names: a static segment (members are listed) or a dynamic one (a filter). */
 export type SegmentDefinition = { type: 'STATIC' } | { type: 'DYNAMIC'; filter: Filter };
 
@@ -46,23 +42,9 @@ export interface EvaluationContext {
   scope?: FilterScope;
 }
 
-function ordered(left: number, operator: OrderingOperator, right: number): boolean {
-  switch (operator) {
-    case 'greaterThan':
-      return left > right;
-    case 'lessThan':
-      return left < right;
-    case 'greaterThanOrEqual':
-      return left >= right;
-    case 'lessThanOrEqual':
-      return left <= right;
-  }
-}
-
-/** The value `field` has, for the value operators: a data value, or a standard column. */
-function fieldValue(subject: FilterSubject, condition: Condition, scope: FilterScope): unknown {
-  const field = parseField(condition.field, scope);
-  switch (field?.kind) {
+/** The value a field has, for the value operators: a standard column or a data value. */
+function fieldValue(subject: FilterSubject, field: ValueField): unknown {
+  switch (field.kind) {
     case 'email':
       return subject.email;
     case 'subscribed':
@@ -75,92 +57,12 @@ function fieldValue(subject: FilterSubject, condition: Condition, scope: FilterS
       return valueAt(subject.eventData ?? {}, field.path);
     case 'context':
       return valueAt(subject.context ?? {}, field.path);
-    default:
-      return undefined;
   }
+  return assertNever(field, 'field');
 }
 
-function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? foldCase(value) : undefined;
-}
-
-function matchesValue(stored: unknown, condition: Condition, now: Date): boolean {
-  const { operator, value } = condition;
-  switch (operator) {
-    case 'equals':
-      return looseEquals(stored, value as Scalar);
-    case 'notEquals':
-      return !looseEquals(stored, value as Scalar);
-    case 'in':
-      return (value as Scalar[]).some((v) => looseEquals(stored, v));
-    case 'notIn':
-      return !(value as Scalar[]).some((v) => looseEquals(stored, v));
-    case 'contains':
-      return textOf(stored)?.includes(foldCase(value as string)) ?? false;
-    case 'notContains':
-      return !(textOf(stored)?.includes(foldCase(value as string)) ?? false);
-    case 'startsWith':
-      return textOf(stored)?.startsWith(foldCase(value as string)) ?? false;
-    case 'endsWith':
-      return textOf(stored)?.endsWith(foldCase(value as string)) ?? false;
-    case 'greaterThan':
-    case 'lessThan':
-    case 'greaterThanOrEqual':
-    case 'lessThanOrEqual': {
-      if (typeof value === 'number') {
-        const number = numberOf(stored);
-        return number !== undefined && ordered(number, operator, value);
-      }
-      const at = stored instanceof Date ? stored : timestampOf(stored);
-      const bound = parseTimestamp(value as string);
-      return (
-        at !== undefined && bound !== undefined && ordered(at.getTime(), operator, bound.getTime())
-      );
-    }
-    case 'exists':
-      return stored !== undefined && stored !== null;
-    case 'notExists':
-      return stored === undefined || stored === null;
-    case 'within':
-    case 'olderThan': {
-      const at = stored instanceof Date ? stored : timestampOf(stored);
-      if (!at) return false;
-      const start = windowStart(now, value as number, condition.unit ?? 'days').getTime();
-      return operator === 'within'
-        ? at.getTime() >= start && at.getTime() <= now.getTime()
-        : at.getTime() < start;
-    }
-    default:
-      return false;
-  }
-}
-
-function matchesEvents(
-  subject: FilterSubject,
-  condition: Condition,
-  name: string,
-  now: Date,
-): boolean {
-  const times = subject.events.filter((e) => e.name === name).map((e) => e.createdAt.getTime());
-  const start = () =>
-    windowStart(now, condition.value as number, condition.unit ?? 'days').getTime();
-  switch (condition.operator) {
-    case 'triggered':
-      return times.length > 0;
-    case 'notTriggered':
-      return times.length === 0;
-    case 'triggeredWithin':
-      return times.some((t) => t >= start());
-    case 'notTriggeredWithin':
-      return !times.some((t) => t >= start());
-    case 'triggeredOlderThan':
-      return times.length > 0 && !times.some((t) => t >= start());
-    case 'triggeredCount':
-      return times.length >= (condition.value as number);
-    default:
-      return false;
-  }
-}
+const eventTimes = (subject: FilterSubject, name: string): number[] =>
+  subject.events.filter((e) => e.name === name).map((e) => e.createdAt.getTime());
 
 function matchesCondition(
   subject: FilterSubject,
@@ -168,14 +70,23 @@ function matchesCondition(
   context: EvaluationContext,
   visiting: ReadonlySet<string>,
 ): boolean {
-  const scope = context.scope ?? 'segment';
-  const field = parseField(condition.field, scope);
-  if (field?.kind === 'event') return matchesEvents(subject, condition, field.name, context.now);
-  if (field?.kind === 'segment') {
-    const member = isMember(subject, field.id, context, visiting);
-    return condition.operator === 'memberOf' ? member : !member;
+  const operator = FILTER_OPERATORS[condition.operator];
+  const field = parseField(condition.field, context.scope ?? 'segment');
+  // An operator is only ever given a field it applies to (parse.pure.ts); another reads false.
+  if (field?.kind === 'event') {
+    return (
+      operator.reads === 'events' &&
+      operator.evaluate(eventTimes(subject, field.name), condition, context.now)
+    );
   }
-  return matchesValue(fieldValue(subject, condition, scope), condition, context.now);
+  if (field?.kind === 'segment') {
+    return (
+      operator.reads === 'membership' &&
+      operator.evaluate(isMember(subject, field.id, context, visiting))
+    );
+  }
+  const stored = field ? fieldValue(subject, field) : undefined;
+  return operator.reads === 'value' && operator.evaluate(stored, condition, context.now);
 }
 
 function isMember(

@@ -7,7 +7,7 @@ import {
   ORDERING_OPERATORS,
   PRESENCE_OPERATORS,
   SEGMENT_OPERATORS,
-  TIME_UNITS,
+  TEXT_OPERATORS,
   VALUE_OPERATORS,
   parseField,
   type Condition,
@@ -16,29 +16,19 @@ import {
   type FieldRef,
   type Filter,
   type FilterLogic,
-  type Scalar,
-  type TimeUnit,
 } from './ast.pure.js';
 import type { z } from 'zod';
 import { canonicalEventName } from '../../events/event-names.pure.js';
-import { NUMERIC_TEXT, parseTimestamp } from './values.pure.js';
+import { FILTER_OPERATORS } from './filter-operators.pure.js';
+import { Problems, type FilterProblem, type ProblemPath as Path } from './problems.pure.js';
 
-/** A problem with a filter, at a path relative to the filter (`conditions.2.operator`). */
-export interface FilterProblem {
-  path: (string | number)[];
-  message: string;
-  code: string;
-}
+export type { FilterProblem } from './problems.pure.js';
+export { MAX_IN_VALUES, MAX_TEXT_VALUE } from './operands.pure.js';
 
 export type ParsedFilter = { filter: Filter } | { problems: FilterProblem[] };
 
 export const MAX_CONDITIONS_PER_GROUP = 50;
-export const MAX_IN_VALUES = 500;
-export const MAX_TEXT_VALUE = 1000;
 export const MAX_FIELD_LENGTH = 300;
-/** Windows longer than this (in any unit) are surely a mistake. */
-const MAX_WINDOW_DAYS = 36_500;
-const MAX_EVENT_COUNT = 1_000_000;
 
 // Plunk's names for our operators (decisions.md).
 const OPERATOR_ALIASES: Record<string, ConditionOperator> = {
@@ -49,17 +39,7 @@ const OPERATOR_ALIASES: Record<string, ConditionOperator> = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const OPERATORS_BY_FIELD: Record<FieldRef['kind'], readonly ConditionOperator[]> = {
-  email: [
-    'equals',
-    'notEquals',
-    'contains',
-    'notContains',
-    'startsWith',
-    'endsWith',
-    'in',
-    'notIn',
-    ...PRESENCE_OPERATORS,
-  ],
+  email: ['equals', 'notEquals', ...TEXT_OPERATORS, 'in', 'notIn', ...PRESENCE_OPERATORS],
   subscribed: ['equals', 'notEquals', ...PRESENCE_OPERATORS],
   date: [...ORDERING_OPERATORS, ...AGE_OPERATORS, ...PRESENCE_OPERATORS],
   data: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
@@ -86,18 +66,8 @@ const FIELD_HINTS: Record<FilterScope, string> = {
     "Use email, subscribed, createdAt, updatedAt, data.<key>, event.<key> (the trigger event's data) or context.<key>",
 };
 
-type Path = (string | number)[];
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-class Problems {
-  readonly list: FilterProblem[] = [];
-  add(path: Path, code: string, message: string): undefined {
-    this.list.push({ path, code, message });
-    return undefined;
-  }
-}
 
 const tooDeep = (path: Path, problems: Problems): undefined =>
   problems.add(path, 'too_deep', `Groups nest ${MAX_FILTER_DEPTH} deep at most`);
@@ -106,143 +76,6 @@ function parseLogic(value: unknown, path: Path, problems: Problems): FilterLogic
   const upper = typeof value === 'string' ? value.toUpperCase() : value;
   if ((FILTER_LOGICS as readonly unknown[]).includes(upper)) return upper as FilterLogic;
   return problems.add(path, 'invalid_operator', 'Use AND or OR');
-}
-
-function scalarValue(value: unknown, path: Path, problems: Problems): Scalar | undefined {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.length <= MAX_TEXT_VALUE) return value;
-  return problems.add(
-    path,
-    'invalid_value',
-    `Give a text (up to ${MAX_TEXT_VALUE} characters), a number or a boolean`,
-  );
-}
-
-function windowValue(
-  condition: Record<string, unknown>,
-  path: Path,
-  problems: Problems,
-): { value: number; unit: TimeUnit } | undefined {
-  const unit = condition.unit ?? 'days';
-  if (!(TIME_UNITS as readonly unknown[]).includes(unit)) {
-    return problems.add([...path, 'unit'], 'invalid_value', 'Use minutes, hours or days');
-  }
-  const value = condition.value;
-  const days = (Number(value) * { minutes: 1, hours: 60, days: 1440 }[unit as TimeUnit]) / 1440;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value <= 0 ||
-    days > MAX_WINDOW_DAYS
-  ) {
-    return problems.add(
-      [...path, 'value'],
-      'invalid_value',
-      'Give how many units long the window is: a number above 0 (at most 100 years)',
-    );
-  }
-  return { value, unit: unit as TimeUnit };
-}
-
-/** The value an operator compares with, checked and put in its canonical form. */
-function operandOf(
-  field: FieldRef,
-  operator: ConditionOperator,
-  condition: Record<string, unknown>,
-  path: Path,
-  problems: Problems,
-): Pick<Condition, 'value' | 'unit'> | undefined {
-  const valuePath = [...path, 'value'];
-  const raw = condition.value;
-  switch (operator) {
-    case 'exists':
-    case 'notExists':
-    case 'triggered':
-    case 'notTriggered':
-    case 'memberOf':
-    case 'notMemberOf':
-      return {};
-    case 'within':
-    case 'olderThan':
-    case 'triggeredWithin':
-    case 'notTriggeredWithin':
-    case 'triggeredOlderThan':
-      return windowValue(condition, path, problems);
-    case 'triggeredCount':
-      if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > MAX_EVENT_COUNT) {
-        return problems.add(
-          valuePath,
-          'invalid_value',
-          'Give the least count: a whole number, 1 or more',
-        );
-      }
-      return { value: raw };
-    case 'contains':
-    case 'notContains':
-    case 'startsWith':
-    case 'endsWith': {
-      const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
-      if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TEXT_VALUE) {
-        return problems.add(
-          valuePath,
-          'invalid_value',
-          `Give a text of 1 to ${MAX_TEXT_VALUE} characters`,
-        );
-      }
-      return { value: text };
-    }
-    case 'greaterThan':
-    case 'lessThan':
-    case 'greaterThanOrEqual':
-    case 'lessThanOrEqual': {
-      const isDate = typeof raw === 'string' && parseTimestamp(raw) !== undefined;
-      if (field.kind !== 'date' && typeof raw === 'string' && NUMERIC_TEXT.test(raw)) {
-        return { value: Number(raw) };
-      }
-      const isNumber = typeof raw === 'number' && Number.isFinite(raw);
-      if (field.kind === 'date' ? !isDate : !isDate && !isNumber) {
-        return problems.add(
-          valuePath,
-          'invalid_value',
-          field.kind === 'date'
-            ? 'Give an ISO 8601 date, such as 2026-01-31 or 2026-01-31T09:30:00Z'
-            : 'Give a number, or an ISO 8601 date such as 2026-01-31',
-        );
-      }
-      return { value: raw as Scalar };
-    }
-    case 'equals':
-    case 'notEquals': {
-      if (field.kind === 'subscribed') {
-        const flag = raw === 'true' ? true : raw === 'false' ? false : raw;
-        if (typeof flag !== 'boolean') {
-          return problems.add(valuePath, 'invalid_value', 'Give true or false');
-        }
-        return { value: flag };
-      }
-      const value = scalarValue(raw, valuePath, problems);
-      if (value === undefined) return undefined;
-      return { value: field.kind === 'email' ? String(value).toLowerCase() : value };
-    }
-    case 'in':
-    case 'notIn': {
-      if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_IN_VALUES) {
-        return problems.add(
-          valuePath,
-          'invalid_value',
-          `Give a list of 1 to ${MAX_IN_VALUES} values`,
-        );
-      }
-      const values: Scalar[] = [];
-      for (const [i, item] of raw.entries()) {
-        const value = scalarValue(item, [...valuePath, i], problems);
-        if (value === undefined) return undefined;
-        values.push(field.kind === 'email' ? String(value).toLowerCase() : value);
-      }
-      return { value: values };
-    }
-  }
 }
 
 function parseCondition(
@@ -281,7 +114,12 @@ function parseCondition(
       `${operator} does not apply to ${FIELD_KIND_NAMES[field.kind]}; use one of ${allowed.join(', ')}`,
     );
   }
-  const operand = operandOf(field, operator as ConditionOperator, input, path, problems);
+  const operand = FILTER_OPERATORS[operator as ConditionOperator].operand({
+    field,
+    condition: input,
+    path,
+    problems,
+  });
   if (!operand) return undefined;
   const canonicalField =
     field.kind === 'event' ? `event.${canonicalEventName(field.name)}` : rawField;

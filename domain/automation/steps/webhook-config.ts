@@ -1,18 +1,12 @@
 import { z } from 'zod';
-import { canonicalEventName } from '../events/event-names.pure.js';
-import { parseWorkflowCondition, reportFilterProblems } from '../segments/filter/parse.pure.js';
-import { validationError } from '../shared/errors.js';
-import { toFieldErrors } from '../shared/zod-problems.js';
-import { templateProblems } from '../templates/template-engine.js';
-import type { StepConfig } from './step-config.pure.js';
-import { DELAY_UNITS, DELAY_UNIT_MS, WEBHOOK_METHODS, type StepType } from './step-type.pure.js';
-import { WEBHOOK_BODY_BYTES_MAX, isForbiddenWebhookHeader } from './webhook-request.pure.js';
+import { templateProblems } from '../../templates/template-engine.js';
+import { WEBHOOK_METHODS } from '../step-type.pure.js';
+import { WEBHOOK_BODY_BYTES_MAX, isForbiddenWebhookHeader } from '../webhook-request.pure.js';
 
-// Each step type's config, checked in full when a step is added or changed (decisions.md).
+// The config of a WEBHOOK step, checked in full when a step is added or changed (decisions.md):
+// every template compiles and is safe, the URL is http(s), headers are few and ours to set.
 
-const MAX_WAIT_SECONDS = 365 * 86_400;
 export const WEBHOOK_HEADERS_MAX = 20;
-
 /** A template field: a syntax error or an unsafe construct is a problem at its path. */
 const template = (max: number) =>
   z
@@ -109,46 +103,9 @@ const webhookBody = z.unknown().superRefine((body, ctx) => {
   checkBodyTemplates(body, [], ctx);
 });
 
-const STEP_CONFIG_SCHEMAS: Record<StepType, z.ZodType> = {
-  SEND_EMAIL: z.strictObject({ templateId: z.uuid() }),
-  DELAY: z
-    .strictObject({ amount: z.number().int().min(1), unit: z.enum(DELAY_UNITS) })
-    .refine((c) => c.amount * DELAY_UNIT_MS[c.unit] <= MAX_WAIT_SECONDS * 1000, {
-      message: 'A delay is at most 365 days',
-      path: ['amount'],
-      params: { code: 'too_big' },
-    }),
-  WAIT_FOR_EVENT: z.strictObject({
-    eventName: z.string().trim().min(1).max(255).transform(canonicalEventName),
-    timeoutSeconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional(),
-  }),
-  CONDITION: z.unknown().transform((input, ctx) => {
-    const parsed = parseWorkflowCondition(input);
-    if ('condition' in parsed) return parsed.condition;
-    reportFilterProblems(ctx, parsed.problems);
-    return z.NEVER;
-  }),
-  WEBHOOK: z.strictObject({
-    url: webhookUrl,
-    method: z.enum(WEBHOOK_METHODS).default('POST'),
-    headers: z.record(z.string(), headerValue).superRefine(checkHeaderNames).optional(),
-    body: webhookBody.optional(),
-  }),
-  UPDATE_CONTACT: z
-    .strictObject({
-      data: z.record(z.string().min(1).max(200), z.unknown()).optional(),
-      subscribed: z.boolean().optional(),
-    })
-    .refine((c) => c.data !== undefined || c.subscribed !== undefined, {
-      message: 'Give data, subscribed, or both',
-      params: { code: 'required' },
-    }),
-  EXIT: z.strictObject({ reason: z.string().trim().max(500).optional() }),
-};
-
-/** A step config checked for its type and put in canonical form; a 422 at `config.*` otherwise. */
-export function parseStepConfig(type: StepType, input: unknown): StepConfig {
-  const parsed = STEP_CONFIG_SCHEMAS[type].safeParse(input ?? {}, { reportInput: true });
-  if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues, 'config'));
-  return parsed.data as StepConfig;
-}
+export const webhookConfig = z.strictObject({
+  url: webhookUrl,
+  method: z.enum(WEBHOOK_METHODS).default('POST'),
+  headers: z.record(z.string(), headerValue).superRefine(checkHeaderNames).optional(),
+  body: webhookBody.optional(),
+});

@@ -1,0 +1,127 @@
+import type { AudienceType } from '../../domain/campaigns/campaign-status.pure.js';
+import type { Filter } from '../../domain/segments/filter/ast.pure.js';
+import type { SqlFragment } from '../../domain/segments/filter/compile-sql.pure.js';
+import { blockedReasonSql, suppressionJoinSql } from './email-outbox.sql.js';
+import type { Sql } from './sql.js';
+
+// A campaign's audience: found, counted, and frozen into recipient rows when it is sent.
+
+/** Who a campaign goes to, as its send reads it. */
+export async function findCampaignAudience(
+  sql: Sql,
+  { campaignId }: { campaignId: string },
+): Promise<
+  | {
+      project_id: string;
+      audience_type: AudienceType;
+      segment_id: string | null;
+      audience_filter: Filter | null;
+    }
+  | undefined
+> {
+  const [row] = await sql.query<{
+    project_id: string;
+    audience_type: AudienceType;
+    segment_id: string | null;
+    audience_filter: Filter | null;
+  }>('SELECT project_id, audience_type, segment_id, audience_filter FROM campaigns WHERE id = $1', [
+    campaignId,
+  ]);
+  return row;
+}
+
+export interface SnapshotCounts {
+  recipients: number;
+  skipped: number;
+}
+
+/** Why a campaign may not mail contact `c` now (see blockedReasonSql); needs `s` joined. */
+export const CAMPAIGN_BLOCKED_REASON = blockedReasonSql({
+  unsubscribedBlocks: 'true',
+  subscribed: 'c.subscribed',
+});
+
+export const CAMPAIGN_SUPPRESSION_JOIN = suppressionJoinSql({
+  projectId: 'c.project_id',
+  email: 'c.email',
+});
+
+/**
+ * Freezes a SENDING campaign's audience into recipient rows with one INSERT ... SELECT, once:
+ * the campaign row is locked and marked in the same transaction, so a retried attempt finds the
+ * snapshot made and only counts it. Unsubscribed and suppressed contacts are SKIPPED with the
+ * reason. `audience` is a compiled filter over `contacts c` (undefined: every contact).
+ * Undefined when the campaign is not SENDING.
+ */
+export async function snapshotRecipients(
+  sql: Sql,
+  {
+    campaignId,
+    projectId,
+    audience,
+    charge,
+  }: {
+    campaignId: string;
+    projectId: string;
+    audience: SqlFragment | undefined;
+    /** Runs in the snapshot's transaction with the recipients to be sent; a throw undoes it. */
+    charge?: (tx: Sql, pending: number) => Promise<void>;
+  },
+): Promise<SnapshotCounts | undefined> {
+  return sql.transaction(async (tx) => {
+    const [campaign] = await tx.query<{ snapshot_at: Date | null }>(
+      `SELECT snapshot_at FROM campaigns WHERE id = $1 AND status = 'SENDING' FOR UPDATE`,
+      [campaignId],
+    );
+    if (!campaign) return undefined;
+    if (!campaign.snapshot_at) {
+      const n = audience?.params.length ?? 0;
+      const [inserted] = await tx.query<{ pending: number }>(
+        `WITH inserted AS (
+           INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
+           SELECT $${n + 1}::uuid, c.id,
+                  CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
+             FROM contacts c
+             -- One hash join against the project's suppressions, not a probe per contact.
+             ${CAMPAIGN_SUPPRESSION_JOIN}
+             CROSS JOIN LATERAL (SELECT ${CAMPAIGN_BLOCKED_REASON} AS reason) r
+            WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
+           ON CONFLICT DO NOTHING
+           RETURNING status)
+         SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM inserted`,
+        [...(audience?.params ?? []), campaignId, projectId],
+      );
+      await charge?.(tx, inserted?.pending ?? 0);
+      await tx.query('UPDATE campaigns SET snapshot_at = now() WHERE id = $1', [campaignId]);
+    }
+    return countRecipients(tx, { campaignId });
+  });
+}
+
+/** The contacts of an audience a send would reach now (not unsubscribed, not suppressed). */
+export async function countReachableAudience(
+  sql: Sql,
+  { projectId, audience }: { projectId: string; audience: SqlFragment | undefined },
+): Promise<number> {
+  const n = audience?.params.length ?? 0;
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM contacts c
+       ${CAMPAIGN_SUPPRESSION_JOIN}
+      WHERE c.project_id = $${n + 1}::uuid AND (${audience?.text ?? 'true'})
+        AND ${CAMPAIGN_BLOCKED_REASON} IS NULL`,
+    [...(audience?.params ?? []), projectId],
+  );
+  return row?.n ?? 0;
+}
+
+export async function countRecipients(
+  sql: Sql,
+  { campaignId }: { campaignId: string },
+): Promise<SnapshotCounts> {
+  const [row] = await sql.query<SnapshotCounts>(
+    `SELECT count(*)::int AS recipients, count(*) FILTER (WHERE status = 'SKIPPED')::int AS skipped
+       FROM campaign_recipients WHERE campaign_id = $1`,
+    [campaignId],
+  );
+  return row ?? { recipients: 0, skipped: 0 };
+}

@@ -1,0 +1,328 @@
+import { domainCoversHost } from './domain-match.js';
+import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
+import type { CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
+import {
+  blockedReasonSql,
+  insertEmailsSql,
+  outboxStatusSql,
+  suppressionJoinSql,
+  templateVariablesSql,
+} from './email-outbox.sql.js';
+import { CAMPAIGN_BLOCKED_REASON, CAMPAIGN_SUPPRESSION_JOIN } from './campaign-audience.sql.js';
+import type { CampaignRow } from './campaigns.sql.js';
+import type { Sql } from './sql.js';
+
+// A campaign's send: its status moves, its recipients' emails are queued in batches, it ends.
+
+/**
+ * The send's compare-and-set: DRAFT becomes SENDING (now) or SCHEDULED (`scheduledAt`), once.
+ * Undefined when the campaign is not a draft.
+ */
+export async function markCampaignSent(
+  sql: Sql,
+  {
+    projectId,
+    campaignId,
+    scheduledAt,
+  }: { projectId: string; campaignId: string; scheduledAt: Date | null },
+): Promise<CampaignRow | undefined> {
+  const [row] = await sql.query<CampaignRow>(
+    `UPDATE campaigns
+        SET status = CASE WHEN $3::timestamptz IS NULL THEN 'SENDING' ELSE 'SCHEDULED' END,
+            scheduled_at = $3::timestamptz,
+            started_at = CASE WHEN $3::timestamptz IS NULL THEN now() END, updated_at = now()
+      WHERE id = $1 AND project_id = $2 AND status = 'DRAFT'
+      RETURNING *`,
+    [campaignId, projectId, scheduledAt],
+  );
+  return row;
+}
+
+/**
+ * Undoes markCampaignSent when the send's run could not be started: back to DRAFT, as long as no
+ * run has begun it (still SCHEDULED, or SENDING with no snapshot).
+ */
+export async function unmarkCampaignSent(
+  sql: Sql,
+  { projectId, campaignId }: { projectId: string; campaignId: string },
+): Promise<void> {
+  await sql.query(
+    `UPDATE campaigns
+        SET status = 'DRAFT', scheduled_at = NULL, started_at = NULL, updated_at = now()
+      WHERE id = $1 AND project_id = $2 AND snapshot_at IS NULL
+        AND status IN ('SCHEDULED', 'SENDING')`,
+    [campaignId, projectId],
+  );
+}
+
+/**
+ * The verified domain of the project that mail from `host` is sent on: the host itself or a
+ * parent of it, the most specific when several match (as matchSenderDomain decides for /v1/send).
+ */
+export async function findSenderDomainId(
+  sql: Sql,
+  { projectId, host }: { projectId: string; host: string },
+): Promise<string | undefined> {
+  const [row] = await sql.query<{ id: string }>(
+    `SELECT id FROM domains
+      WHERE project_id = $1 AND status = 'VERIFIED'
+        AND ${domainCoversHost('domain', '$2')}
+      ORDER BY length(domain) DESC LIMIT 1`,
+    [projectId, host],
+  );
+  return row?.id;
+}
+
+/**
+ * Cancels a SCHEDULED or SENDING campaign in one transaction: its status, its recipients not
+ * yet queued, and its emails still QUEUED (lanes only send QUEUED rows). The campaign row's lock
+ * orders this against a batch being queued (see queueCampaignBatch). Undefined when the campaign
+ * was in neither state.
+ */
+export async function cancelCampaignRows(
+  sql: Sql,
+  { projectId, campaignId }: { projectId: string; campaignId: string },
+): Promise<{ previous: CampaignStatus; emails: number } | undefined> {
+  return sql.transaction(async (tx) => {
+    const [campaign] = await tx.query<{ previous: CampaignStatus }>(
+      `UPDATE campaigns c SET status = 'CANCELLED', cancelled_at = now(), finished_at = now(),
+              updated_at = now()
+         FROM (SELECT status FROM campaigns WHERE id = $1 AND project_id = $2 FOR UPDATE) old
+        WHERE c.id = $1 AND old.status IN ('SCHEDULED', 'SENDING')
+        RETURNING old.status AS previous`,
+      [campaignId, projectId],
+    );
+    if (!campaign) return undefined;
+    await tx.query(
+      `UPDATE campaign_recipients SET status = 'CANCELLED'
+        WHERE campaign_id = $1 AND status = 'PENDING'`,
+      [campaignId],
+    );
+    const emails = await tx.query(
+      `UPDATE emails SET status = 'CANCELLED', claimed_by = NULL, claimed_until = NULL,
+              error = 'The campaign was cancelled'
+        WHERE campaign_id = $1 AND status = 'QUEUED' RETURNING id`,
+      [campaignId],
+    );
+    return { previous: campaign.previous, emails: emails.length };
+  });
+}
+
+/**
+ * A SCHEDULED (or already SENDING) campaign begins sending: SENDING, with its start time.
+ * Answers the status it is in afterwards, or undefined when it is gone.
+ */
+export async function beginCampaignSending(
+  sql: Sql,
+  { campaignId }: { campaignId: string },
+): Promise<CampaignRow | undefined> {
+  const [row] = await sql.query<CampaignRow>(
+    `WITH begun AS (
+       UPDATE campaigns SET status = 'SENDING', started_at = coalesce(started_at, now()),
+              updated_at = now()
+        WHERE id = $1 AND status IN ('SCHEDULED', 'SENDING')
+        RETURNING *)
+     SELECT * FROM begun
+     UNION ALL
+     SELECT * FROM campaigns WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM begun)`,
+    [campaignId],
+  );
+  return row;
+}
+
+/** A SENDING campaign that cannot go on (its domain is gone) ends FAILED with the reason. */
+export async function failCampaign(
+  sql: Sql,
+  { campaignId, error }: { campaignId: string; error: string },
+): Promise<void> {
+  await sql.query(
+    `UPDATE campaigns SET status = 'FAILED', error = $2, finished_at = now(), updated_at = now()
+      WHERE id = $1 AND status = 'SENDING'`,
+    [campaignId, error],
+  );
+}
+
+/**
+ * Queues the emails of up to `limit` PENDING recipients of a SENDING campaign in ONE statement:
+ * an email row each (unique per campaign and contact, so a retried batch writes none twice),
+ * rendered at delivery from the contact's data as it is now; recipients who unsubscribed, were
+ * suppressed or deleted since the snapshot are SKIPPED instead. The campaign row is read FOR
+ * SHARE, so a cancel either waits for this batch (and then cancels its emails) or makes it queue
+ * nothing. Answers how many recipients it took (0: none left, or no longer SENDING).
+ */
+export async function queueCampaignBatch(
+  sql: Sql,
+  {
+    campaignId,
+    domainId,
+    deliveryQueue,
+    limit,
+  }: { campaignId: string; domainId: string; deliveryQueue: string; limit: number },
+): Promise<{ taken: number; queued: number }> {
+  const [row] = await sql.query<{ taken: number; queued: number }>(
+    `WITH campaign AS (
+       SELECT id, project_id, template_id, subject, body, from_address, from_name, reply_to
+         FROM campaigns WHERE id = $1 AND status = 'SENDING' FOR SHARE),
+     picked AS (
+       SELECT r.contact_id FROM campaign_recipients r
+        WHERE r.campaign_id = $1 AND r.status = 'PENDING' AND EXISTS (SELECT 1 FROM campaign)
+        ORDER BY r.contact_id LIMIT $4
+        FOR UPDATE OF r SKIP LOCKED),
+     judged AS (
+       SELECT p.contact_id, c.email, c.data,
+              CASE WHEN c.id IS NULL THEN 'deleted' ELSE ${CAMPAIGN_BLOCKED_REASON} END AS reason
+         FROM picked p LEFT JOIN contacts c ON c.id = p.contact_id
+         ${CAMPAIGN_SUPPRESSION_JOIN}),
+     queued AS (
+       ${insertEmailsSql({
+         values: {
+           id: 'uuid_generate_v7()',
+           project_id: 'k.project_id',
+           contact_id: 'j.contact_id',
+           template_id: 'k.template_id',
+           domain_id: '$2::uuid',
+           to_address: 'j.email',
+           from_address: 'k.from_address',
+           from_name: 'k.from_name',
+           reply_to: 'k.reply_to',
+           subject: 'k.subject',
+           body: 'k.body',
+           type: "'MARKETING'",
+           status: "'QUEUED'",
+           headers: "'{}'::jsonb",
+           variables: templateVariablesSql({
+             data: 'j.data',
+             email: 'j.email',
+             id: 'j.contact_id',
+           }),
+           attachment_ids: "'{}'::uuid[]",
+           delivery_queue: '$3',
+           created_at: 'now()',
+           campaign_id: 'k.id',
+         },
+         from: 'FROM judged j CROSS JOIN campaign k WHERE j.reason IS NULL',
+         onConflict:
+           'ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING',
+         returning: 'id, contact_id',
+       })}),
+     marked AS (
+       UPDATE campaign_recipients r
+          SET status = CASE WHEN j.reason IS NULL THEN 'QUEUED' ELSE 'SKIPPED' END,
+              skip_reason = j.reason, email_id = q.id
+         FROM judged j LEFT JOIN queued q ON q.contact_id = j.contact_id
+        WHERE r.campaign_id = $1 AND r.contact_id = j.contact_id
+        RETURNING r.status)
+     SELECT count(*)::int AS taken, count(*) FILTER (WHERE status = 'QUEUED')::int AS queued
+       FROM marked`,
+    [campaignId, domainId, deliveryQueue, limit],
+    'queue-campaign-batch',
+  );
+  return row ?? { taken: 0, queued: 0 };
+}
+
+/** How far a campaign's send has come: its status, recipients still to queue, mail still queued. */
+export async function campaignProgress(
+  sql: Sql,
+  { campaignId }: { campaignId: string },
+): Promise<{ status: CampaignStatus | null; pending: number; queued: number }> {
+  const [row] = await sql.query<{ status: CampaignStatus | null; pending: number; queued: number }>(
+    `SELECT (SELECT status FROM campaigns WHERE id = $1) AS status,
+            (SELECT count(*)::int FROM campaign_recipients
+              WHERE campaign_id = $1 AND status = 'PENDING') AS pending,
+            (SELECT count(*)::int FROM emails
+              WHERE campaign_id = $1 AND status = 'QUEUED') AS queued`,
+    [campaignId],
+  );
+  return row ?? { status: null, pending: 0, queued: 0 };
+}
+
+/** SENDING becomes SENT once every email is out of the queue; answers the status after it. */
+export async function finishCampaignSending(
+  sql: Sql,
+  { campaignId }: { campaignId: string },
+): Promise<CampaignStatus | null> {
+  const [row] = await sql.query<{ status: CampaignStatus }>(
+    `WITH done AS (
+       UPDATE campaigns SET status = 'SENT', finished_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'SENDING' RETURNING status)
+     SELECT status FROM done
+     UNION ALL
+     SELECT status FROM campaigns WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM done)`,
+    [campaignId],
+  );
+  return row?.status ?? null;
+}
+
+/** A test send goes to the person testing, subscribed or not; the suppression list still holds. */
+const QUEUE_TEST_EMAIL_SQL = insertEmailsSql({
+  values: {
+    id: '$1::uuid',
+    project_id: '$2::uuid',
+    contact_id: 'NULL',
+    template_id: '$3::uuid',
+    domain_id: '$4::uuid',
+    to_address: '$5',
+    from_address: '$6',
+    from_name: '$7',
+    reply_to: '$8',
+    subject: '$9',
+    body: '$10',
+    type: "'MARKETING'",
+    status: outboxStatusSql('r.reason'),
+    headers: "'{}'::jsonb",
+    variables: templateVariablesSql({
+      data: "coalesce(c.data, '{}'::jsonb)",
+      email: '$5::text',
+      id: 'c.id',
+    }),
+    attachment_ids: "'{}'::uuid[]",
+    suppression_reason: 'r.reason',
+    delivery_queue: '$11',
+    created_at: 'now()',
+    tracking: 'false',
+  },
+  from: `FROM (SELECT 1) one
+         LEFT JOIN contacts c ON c.project_id = $2::uuid AND c.email = $5
+         ${suppressionJoinSql({ projectId: '$2::uuid', email: '$5' })}
+         CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
+           unsubscribedBlocks: 'false',
+           subscribed: 'true',
+         })} AS reason) r`,
+  returning: 'id, status',
+});
+
+/** The one email of a test send: no contact, no tracking, never counted in the campaign. */
+export async function queueTestEmail(
+  sql: Sql,
+  {
+    id,
+    projectId,
+    domainId,
+    campaign,
+    to,
+    deliveryQueue,
+  }: {
+    id: string;
+    projectId: string;
+    domainId: string;
+    campaign: CampaignRow;
+    to: string;
+    deliveryQueue: string;
+  },
+): Promise<{ id: string; status: AcceptedEmailStatus }> {
+  const [row] = await sql.query<{ id: string; status: AcceptedEmailStatus }>(QUEUE_TEST_EMAIL_SQL, [
+    id,
+    projectId,
+    campaign.template_id,
+    domainId,
+    to,
+    campaign.from_address,
+    campaign.from_name,
+    campaign.reply_to,
+    `[TEST] ${campaign.subject}`,
+    campaign.body,
+    deliveryQueue,
+  ]);
+  if (!row) throw new Error('The test email insert returned no row');
+  return row;
+}

@@ -1,0 +1,139 @@
+import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
+import { findContactsByEmail } from '../../db/sql/contacts.sql.js';
+import {
+  addMembersByEmail,
+  countMembers,
+  removeMembersByEmail,
+  setMemberCount,
+} from '../../db/sql/segments.sql.js';
+import { type Sql } from '../../db/sql/sql.js';
+import { normaliseEmail } from '../contacts/data-rules.pure.js';
+import { DomainError, conflict } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { SegmentComputeResult, WorkflowEngine } from '../shared/ports.js';
+import { countOf, requireSegment, requireStatic } from './segment-rules.js';
+
+// Membership: a refresh of the count, STATIC members added and removed, a tracked compute.
+
+/** Counts the members again and keeps the count; no events, no membership written. */
+export async function refreshSegment({
+  sql,
+  projectId,
+  segmentId,
+}: {
+  sql: Sql;
+  projectId: string;
+  segmentId: string;
+}): Promise<{ memberCount: number }> {
+  const segment = await requireSegment(sql, projectId, segmentId);
+  const memberCount = await countOf(sql, segment);
+  await setMemberCount(sql, { segmentId, memberCount });
+  return { memberCount };
+}
+
+/**
+ * Adds contacts by email to a STATIC segment, creating the missing ones when asked (subscribed
+ * as given, true by default). Answers how many joined, how many contacts were created, and the
+ * emails that are not contacts.
+ */
+export async function addStaticMembers({
+  sql,
+  projectId,
+  segmentId,
+  emails,
+  createMissing,
+  subscribed,
+}: {
+  sql: Sql;
+  projectId: string;
+  segmentId: string;
+  emails: string[];
+  createMissing: boolean;
+  subscribed: boolean;
+}): Promise<{ added: number; created: number; notFound: string[] }> {
+  await requireStatic(sql, projectId, segmentId);
+  const wanted = [...new Set(emails.map(normaliseEmail))];
+  const result = await sql.transaction(async (tx) => {
+    let created = 0;
+    if (createMissing) {
+      const existing = new Set(
+        (await findContactsByEmail(tx, { projectId, emails: wanted })).map((c) => c.email),
+      );
+      const written = await upsertContacts(tx, {
+        projectId,
+        defaultSubscribed: subscribed,
+        source: 'segment',
+        rows: wanted
+          .filter((email) => !existing.has(email))
+          .map((email) => ({
+            id: newId(),
+            email,
+            subscribed: null,
+            set: {},
+            unset: [],
+            flipEventId: newId(),
+          })),
+      });
+      created = written.filter((w) => w.inserted).length;
+    }
+    const { added, found } = await addMembersByEmail(tx, { projectId, segmentId, emails: wanted });
+    const known = new Set(found);
+    return { added, created, notFound: wanted.filter((e) => !known.has(e)) };
+  });
+  await setMemberCount(sql, { segmentId, memberCount: await countMembers(sql, { segmentId }) });
+  return result;
+}
+
+export async function removeStaticMembers({
+  sql,
+  projectId,
+  segmentId,
+  emails,
+}: {
+  sql: Sql;
+  projectId: string;
+  segmentId: string;
+  emails: string[];
+}): Promise<{ removed: number }> {
+  await requireStatic(sql, projectId, segmentId);
+  const removed = await removeMembersByEmail(sql, {
+    projectId,
+    segmentId,
+    emails: [...new Set(emails.map(normaliseEmail))],
+  });
+  await setMemberCount(sql, { segmentId, memberCount: await countMembers(sql, { segmentId }) });
+  return { removed };
+}
+
+/**
+ * Recomputes a tracked DYNAMIC segment now, firing one entry or exit event per change, and
+ * answers what changed. It runs as the segment's durable compute workflow: a compute already
+ * running (the schedule's) is joined, not doubled.
+ */
+export async function computeSegment({
+  sql,
+  engine,
+  projectId,
+  segmentId,
+}: {
+  sql: Sql;
+  engine: WorkflowEngine;
+  projectId: string;
+  segmentId: string;
+}): Promise<SegmentComputeResult> {
+  const segment = await requireSegment(sql, projectId, segmentId);
+  if (segment.type !== 'DYNAMIC' || !segment.track_membership) {
+    throw conflict(
+      'Only a DYNAMIC segment with trackMembership computes its membership',
+      'Turn trackMembership on (PATCH) first; POST /refresh recounts any segment.',
+    );
+  }
+  try {
+    return await engine.computeSegment({ segmentId, projectId });
+  } catch {
+    // Temporal unreachable, or the compute failed for good: nothing half-done is answered.
+    throw new DomainError('SERVICE_UNAVAILABLE', 'The compute could not be run now', {
+      suggestion: 'Retry in a moment; the schedule also recomputes tracked segments.',
+    });
+  }
+}
