@@ -69,7 +69,8 @@ export const contactRoutes = () => [
   defineRoute({
     method: 'get',
     path: '/contacts',
-    summary: 'Contacts, newest first; `search` matches part of the email, any case',
+    summary:
+      'Contacts, newest first; `search` matches part of the email, any case; `subscribed` filters',
     tag: 'Contacts',
     auth: 'project',
     query: listContactsQuery,
@@ -81,6 +82,7 @@ export const contactRoutes = () => [
         limit: query.limit,
         cursor: query.cursor,
         search: query.search,
+        subscribed: query.subscribed,
       }),
   }),
   defineRoute({

@@ -13,6 +13,10 @@ export const jobIdParams = z.object({ jobId: z.uuid() });
 
 export const listContactsQuery = cursorQuery.extend({
   search: z.string().trim().max(254).optional(),
+  subscribed: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
 });
 
 export const upsertContactBody = z.object({

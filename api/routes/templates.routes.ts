@@ -9,12 +9,15 @@ import {
   toTemplateView,
   updateTemplate,
 } from '../../domain/templates/templates.service.js';
+import { previewTemplate } from '../../domain/templates/template-preview.js';
 import { defineRoute } from '../http/route.js';
 import { projectIdOf } from './session-user.js';
 import {
   createTemplateBody,
   listTemplatesQuery,
+  previewTemplateBody,
   templateIdParams,
+  templatePreviewView,
   templateView,
   updateTemplateBody,
 } from './templates.schemas.js';
@@ -59,6 +62,17 @@ export const templateRoutes = () => [
     response: templateView,
     handler: async ({ em, auth, body }) =>
       toTemplateView(await createTemplate({ em, projectId: projectIdOf(auth), input: body })),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/templates/preview',
+    summary:
+      'Render a subject and body as a send would (same checks and engine) with sample contact data, overridden by `data`; stores and sends nothing',
+    tag: 'Templates',
+    auth: 'project',
+    body: previewTemplateBody,
+    response: templatePreviewView,
+    handler: async ({ body }) => previewTemplate(body),
   }),
   defineRoute({
     method: 'get',

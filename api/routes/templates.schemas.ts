@@ -63,3 +63,11 @@ export const templateView = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
+export const previewTemplateBody = z.object({
+  subject: z.string().max(998),
+  body: z.string().max(512 * 1024),
+  data: z.record(z.string().max(200), z.unknown()).optional(),
+});
+
+export const templatePreviewView = z.object({ subject: z.string(), html: z.string() });

@@ -51,6 +51,8 @@ export const webhookRoutes = () => [
       'Delivery callbacks from the mail infrastructure (delivered, bounced hard|soft, complained), HMAC-signed',
     tag: 'Webhooks',
     auth: 'none',
+    // The mail infrastructure's report is kept cleaned of text PostgreSQL cannot store.
+    unstorableText: 'clean',
     body: emailWebhookBody,
     response: z.object({ received: z.literal(true), applied: z.boolean() }),
     handler: async ({ deps, body, ctx }) => {

@@ -1,7 +1,7 @@
 import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
 import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { Template } from '../../db/entities/index.js';
-import { likeSubstring } from '../../db/sql/keyset.js';
+import { likeSubstring } from '../shared/like-pattern.pure.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { workflowStepsUsingTemplate } from '../../db/sql/workflows.sql.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';

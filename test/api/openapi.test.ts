@@ -14,6 +14,7 @@ afterAll(async () => {
 const IMPLEMENTED = [
   'GET /health',
   'GET /ready',
+  'GET /health/ready',
   'GET /config',
   'GET /openapi.json',
   'GET /docs',

@@ -1,0 +1,125 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { ApiError } from './api/client';
+import { meQuery } from './api/session';
+import { ErrorState, Loading } from './components/states';
+
+interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Outlet });
+
+// Pages load on demand (lazyRouteComponent): the first page sends only the shell and its code.
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  component: lazyRouteComponent(() => import('./auth/login-page'), 'LoginPage'),
+});
+const signupRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signup',
+  component: lazyRouteComponent(() => import('./auth/signup-page'), 'SignupPage'),
+});
+
+/** Everything behind the session: redirects to the login page when there is none. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context }) => {
+    try {
+      await context.queryClient.ensureQueryData(meQuery);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) throw redirect({ to: '/login' });
+      throw error;
+    }
+  },
+  component: lazyRouteComponent(() => import('./layout/app-layout'), 'AppLayout'),
+  pendingComponent: () => <Loading />,
+  errorComponent: ({ error }) => (
+    <div className="p-6">
+      <ErrorState error={error} />
+    </div>
+  ),
+});
+
+const overviewRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./overview/overview-page'), 'OverviewPage'),
+});
+const newProjectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/new',
+  component: lazyRouteComponent(() => import('./projects/new-project-page'), 'NewProjectPage'),
+});
+const contactsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/contacts',
+  component: lazyRouteComponent(() => import('./contacts/contacts-page'), 'ContactsPage'),
+});
+const contactRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/contacts/$contactId',
+  component: lazyRouteComponent(() => import('./contacts/contact-page'), 'ContactPage'),
+});
+const templatesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/templates',
+  component: lazyRouteComponent(() => import('./templates/templates-page'), 'TemplatesPage'),
+});
+const templateRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/templates/$templateId',
+  component: lazyRouteComponent(() => import('./templates/template-page'), 'TemplatePage'),
+});
+const domainsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/domains',
+  component: lazyRouteComponent(() => import('./domains/domains-page'), 'DomainsPage'),
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./settings/settings-page'), 'SettingsPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  signupRoute,
+  appRoute.addChildren([
+    overviewRoute,
+    newProjectRoute,
+    contactsRoute,
+    contactRoute,
+    templatesRoute,
+    templateRoute,
+    domainsRoute,
+    settingsRoute,
+  ]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    basepath: '/app',
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPendingComponent: () => <Loading />,
+    defaultErrorComponent: ({ error }) => <ErrorState error={error} />,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,67 @@
+import { html } from '@codemirror/lang-html';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+import { basicSetup, EditorView } from 'codemirror';
+import { useEffect, useRef } from 'react';
+
+const theme = EditorView.theme({
+  '&': { backgroundColor: 'var(--color-panel)', color: 'var(--color-fg)', fontSize: '13px' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--color-surface)',
+    color: 'var(--color-muted)',
+    borderColor: 'var(--color-line)',
+  },
+  '.cm-activeLine, .cm-activeLineGutter': {
+    backgroundColor: 'color-mix(in srgb, var(--color-accent) 8%, transparent)',
+  },
+  '.cm-content': { caretColor: 'var(--color-fg)' },
+  '.cm-scroller': { minHeight: '18rem', maxHeight: '32rem' },
+});
+
+// Colours from the theme, each readable on the panel in light and dark (axe checks contrast).
+const highlight = HighlightStyle.define([
+  { tag: [tags.tagName, tags.angleBracket, tags.keyword], color: 'var(--color-code-tag)' },
+  { tag: [tags.attributeName, tags.propertyName], color: 'var(--color-code-attr)' },
+  { tag: [tags.string, tags.attributeValue], color: 'var(--color-code-string)' },
+  { tag: tags.comment, color: 'var(--color-code-comment)', fontStyle: 'italic' },
+  { tag: [tags.invalid], color: 'var(--color-danger)' },
+]);
+
+/** CodeMirror 6 with HTML; uncontrolled after mount (the parent hears every change). */
+export function CodeEditor({
+  value,
+  onChange,
+  label,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const changed = useRef(onChange);
+  useEffect(() => {
+    changed.current = onChange;
+  }, [onChange]);
+  const initial = useRef(value);
+
+  useEffect(() => {
+    const view = new EditorView({
+      doc: initial.current,
+      parent: host.current as HTMLDivElement,
+      extensions: [
+        basicSetup,
+        html(),
+        syntaxHighlighting(highlight),
+        theme,
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ 'aria-label': label }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) changed.current(update.state.doc.toString());
+        }),
+      ],
+    });
+    return () => view.destroy();
+  }, [label]);
+
+  return <div ref={host} className="overflow-hidden rounded-md border border-line" />;
+}
