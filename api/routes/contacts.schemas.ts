@@ -3,6 +3,7 @@ import { JOB_STATUSES } from '../../domain/jobs/job-status.pure.js';
 import { JOB_TYPES } from '../../domain/jobs/job-type.pure.js';
 import { BULK_MAX_IDS } from '../../domain/jobs/jobs.service.js';
 import { cursorQuery } from '../http/pagination.js';
+import { optionalBooleanQuery } from '../http/query-flags.js';
 
 export const LOOKUP_MAX_EMAILS = 500;
 
@@ -13,10 +14,7 @@ export const jobIdParams = z.object({ jobId: z.uuid() });
 
 export const listContactsQuery = cursorQuery.extend({
   search: z.string().trim().max(254).optional(),
-  subscribed: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === 'true')),
+  subscribed: optionalBooleanQuery,
 });
 
 export const upsertContactBody = z.object({

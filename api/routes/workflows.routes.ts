@@ -47,7 +47,7 @@ export const workflowRoutes = () => [
         projectId: projectIdOf(auth),
         page: query.page,
         pageSize: query.pageSize,
-        enabled: query.enabled === undefined ? undefined : query.enabled === 'true',
+        enabled: query.enabled,
         search: query.search,
       });
       const { data, ...rest } = page;

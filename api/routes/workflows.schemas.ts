@@ -6,6 +6,7 @@ import {
 import { STEP_TYPES, TRANSITION_BRANCHES } from '../../domain/automation/step-type.pure.js';
 import { TRIGGER_TYPES } from '../../domain/automation/trigger-type.pure.js';
 import { cursorQuery, pageQuery } from '../http/pagination.js';
+import { optionalBooleanQuery } from '../http/query-flags.js';
 
 /** A manual start's context, serialised, at most this many bytes. */
 export const EXECUTION_CONTEXT_BYTES_MAX = 32 * 1024;
@@ -24,7 +25,7 @@ export const transitionParams = z.object({ id: z.uuid(), transitionId: z.uuid() 
 export const executionParams = z.object({ id: z.uuid(), executionId: z.uuid() });
 
 export const listWorkflowsQuery = pageQuery.extend({
-  enabled: z.enum(['true', 'false']).optional(),
+  enabled: optionalBooleanQuery,
   search: z.string().trim().min(1).max(200).optional(),
 });
 

@@ -15,6 +15,12 @@ export const PREVIEW_SAMPLE: Readonly<Record<string, unknown>> = {
  * A subject and body rendered as a send would render them (same checks, same engine, HTML
  * escaping on the body only), for the dashboard's editor. Nothing is stored or sent.
  */
+/** The parts of a template a preview renders. */
+interface TemplateSources {
+  subject: string;
+  body: string;
+}
+
 export function previewTemplate({
   subject,
   body,
@@ -26,7 +32,7 @@ export function previewTemplate({
 }): { subject: string; html: string } {
   assertTemplatesValid({ subject, body });
   const variables = { ...PREVIEW_SAMPLE, ...data };
-  const render = (field: 'subject' | 'body', source: string, escape: boolean): string => {
+  const render = (field: keyof TemplateSources, source: string, escape: boolean): string => {
     try {
       return renderTemplate(source, variables, { escape });
     } catch (error) {
