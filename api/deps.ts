@@ -23,6 +23,12 @@ export interface HttpSettings {
   secureCookies: boolean;
 }
 
+/** Where the dashboard links a job's run (GET /config); no link when the URL is unknown. */
+export interface TemporalUiSettings {
+  url: string | null;
+  namespace: string;
+}
+
 /**
  * Everything routes hand to domain functions. Configuration reaches them only through the
  * per-domain settings here, assembled once at start-up (runtime/app-deps.ts): a route never
@@ -46,5 +52,6 @@ export interface AppDeps {
   uploads: UploadSettings;
   feedback: FeedbackSettings;
   features: InstallationFeatures;
+  temporalUi: TemporalUiSettings;
   billing: BillingDeps;
 }

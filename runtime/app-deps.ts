@@ -99,5 +99,6 @@ export function createAppDeps({
       signupsDisabled: config.disableSignups,
       billingConfigured: billingOn,
     }),
+    temporalUi: { url: config.temporal.uiUrl ?? null, namespace: config.temporal.namespace },
   };
 }

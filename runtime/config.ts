@@ -28,6 +28,9 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('mailwright'),
   TEMPORAL_CLI: optionalString,
   TEMPORAL_UI_PORT: z.coerce.number().int().min(0).max(65535).default(8233),
+  // Where operators open the Temporal UI (the dashboard links job runs there). `npm start` sets it
+  // to its dev server's UI; unset otherwise, and the dashboard shows no link.
+  TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
   TEMPORAL_API_KEY: optionalString,
   TEMPORAL_TLS: bool,
   WORKFLOW_BUNDLE_PATH: optionalString,
@@ -119,6 +122,8 @@ export interface Config {
     taskQueue: string;
     cli?: string;
     uiPort: number;
+    /** The Temporal UI's address, without a trailing slash; undefined when unknown. */
+    uiUrl?: string;
     apiKey?: string;
     tls: boolean;
     workflowBundlePath?: string;
@@ -212,6 +217,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       cli: env.TEMPORAL_CLI,
       uiPort: env.TEMPORAL_UI_PORT,
+      uiUrl: env.TEMPORAL_UI_URL?.replace(/\/+$/, ''),
       apiKey: env.TEMPORAL_API_KEY,
       tls: env.TEMPORAL_TLS,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,

@@ -44,7 +44,7 @@ try {
   }
 
   let temporalAddress = config.temporal.address;
-  let temporalUiUrl: string | undefined;
+  let temporalUiUrl = config.temporal.uiUrl;
   if (!temporalAddress) {
     const cli = await findOrBuildTemporalCli({ configured: config.temporal.cli, log: say });
     say('Starting the Temporal dev server...');
@@ -57,7 +57,7 @@ try {
     });
     stops.push(temporal.stop);
     temporalAddress = temporal.address;
-    temporalUiUrl = temporal.uiUrl;
+    temporalUiUrl ??= temporal.uiUrl;
   }
 
   let smtpUrl = config.smtpUrl;
@@ -87,6 +87,7 @@ try {
     TEMPORAL_ADDRESS: temporalAddress,
     SMTP_URL: smtpUrl,
     DATA_DIR: config.dataDir,
+    ...(temporalUiUrl === undefined ? {} : { TEMPORAL_UI_URL: temporalUiUrl }),
     ...(inboundPort === undefined ? {} : { INBOUND_SMTP_PORT: String(inboundPort) }),
   };
   const runDir = path.join(config.dataDir, 'run');

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Middleware } from 'koa';
+import { compressedFiles, type ContentEncoding } from './compressed-file.js';
 
 export const DASHBOARD_PATH = '/app/';
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../../web/dist');
@@ -44,21 +45,39 @@ async function fileIn(dist: string, relative: string): Promise<string | undefine
   return info?.isFile() ? file : undefined;
 }
 
-function send(ctx: Context, file: string, cacheControl: string): void {
+type Compressed = ReturnType<typeof compressedFiles>;
+
+async function send(
+  ctx: Context,
+  compressed: Compressed,
+  file: string,
+  cacheControl: string,
+): Promise<void> {
   ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
   ctx.set('Cache-Control', cacheControl);
   ctx.set('Content-Security-Policy', DASHBOARD_CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
+  if (compressed.compressible(file)) {
+    ctx.vary('Accept-Encoding');
+    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+    if (encoding === 'br' || encoding === 'gzip') {
+      ctx.set('Content-Encoding', encoding satisfies ContentEncoding);
+      ctx.body = await compressed.get(file, encoding);
+      return;
+    }
+  }
   ctx.body = createReadStream(file);
 }
 
 /**
  * The dashboard build (web/dist) at /app/: hashed assets cached for a year, index.html never
  * cached and answered for every other /app/ path (the app routes in the browser), and `/`
- * sends a browser there. API routes keep their paths.
+ * sends a browser there; text files go compressed (brotli or gzip) to a client that accepts it.
+ * API routes keep their paths.
  */
 export function dashboard({ dist = DEFAULT_DIST }: { dist?: string } = {}): Middleware {
+  const compressed = compressedFiles();
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/' && ctx.accepts(['json', 'html']) === 'html' && ctx.get('Accept')) {
@@ -75,7 +94,7 @@ export function dashboard({ dist = DEFAULT_DIST }: { dist?: string } = {}): Midd
     if (relative.startsWith('assets/')) {
       const asset = await fileIn(dist, relative);
       if (!asset) return next(); // a stale hashed name: 404, never the page
-      send(ctx, asset, 'public, max-age=31536000, immutable');
+      await send(ctx, compressed, asset, 'public, max-age=31536000, immutable');
       return;
     }
     const file = (relative && (await fileIn(dist, relative))) || (await fileIn(dist, 'index.html'));
@@ -85,6 +104,6 @@ export function dashboard({ dist = DEFAULT_DIST }: { dist?: string } = {}): Midd
       ctx.body = 'The dashboard is not built: run `npm run build:web`.\n';
       return;
     }
-    send(ctx, file, 'no-cache');
+    await send(ctx, compressed, file, 'no-cache');
   };
 }

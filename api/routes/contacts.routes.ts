@@ -31,7 +31,10 @@ import {
   contactIdParams,
   contactView,
   cursorList,
+  fieldList,
   fieldParams,
+  fieldUsageView,
+  fieldValues,
   jobAccepted,
   jobIdParams,
   jobView,
@@ -121,6 +124,7 @@ export const contactRoutes = () => [
     summary: 'Standard and custom fields with inferred types and coverage (percent of contacts)',
     tag: 'Contacts',
     auth: 'project',
+    response: fieldList,
     handler: async ({ sql, auth }) => listContactFields({ sql, projectId: projectIdOf(auth) }),
   }),
   defineRoute({
@@ -130,6 +134,7 @@ export const contactRoutes = () => [
     tag: 'Contacts',
     auth: 'project',
     params: fieldParams,
+    response: fieldValues,
     handler: async ({ sql, auth, params }) =>
       listFieldValues({ sql, projectId: projectIdOf(auth), field: params.field }),
   }),
@@ -140,6 +145,7 @@ export const contactRoutes = () => [
     tag: 'Contacts',
     auth: 'project',
     params: fieldParams,
+    response: fieldUsageView,
     handler: async ({ sql, auth, params }) =>
       fieldUsage({ sql, projectId: projectIdOf(auth), field: params.field }),
   }),

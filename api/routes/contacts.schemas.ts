@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CAMPAIGN_STATUSES } from '../../domain/campaigns/campaign-status.pure.js';
+import { FIELD_KINDS, FIELD_TYPES } from '../../domain/contacts/field-type.pure.js';
 import { JOB_STATUSES } from '../../domain/jobs/job-status.pure.js';
 import { JOB_TYPES } from '../../domain/jobs/job-type.pure.js';
 import { BULK_MAX_IDS } from '../../domain/jobs/jobs.service.js';
@@ -69,6 +71,31 @@ export const jobView = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  workflowId: z.string(),
 });
 
 export const jobAccepted = z.object({ jobId: z.uuid(), status: z.enum(JOB_STATUSES) });
+
+export const fieldList = z.object({
+  fields: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(FIELD_KINDS),
+      type: z.enum(FIELD_TYPES),
+      coverage: z.number(),
+    }),
+  ),
+});
+
+export const fieldValues = z.object({
+  field: z.string(),
+  values: z.array(z.object({ value: z.unknown(), count: z.number().int() })),
+});
+
+const named = z.object({ id: z.uuid(), name: z.string() });
+export const fieldUsageView = z.object({
+  field: z.string(),
+  segments: z.array(named),
+  campaigns: z.array(named.extend({ status: z.enum(CAMPAIGN_STATUSES) })),
+  workflows: z.array(named.extend({ enabled: z.boolean() })),
+});

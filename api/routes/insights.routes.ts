@@ -13,6 +13,7 @@ import {
   topCampaigns,
   topEvents,
 } from '../../domain/insights/analytics.service.js';
+import { getMessage, MESSAGE_EVENTS_MAX } from '../../domain/insights/message.service.js';
 import { defineRoute } from '../http/route.js';
 import { cursorList } from './contacts.schemas.js';
 import {
@@ -21,6 +22,8 @@ import {
   activityStatsView,
   campaignFiguresView,
   limitQuery,
+  messageIdParams,
+  messageView,
   recentCountQuery,
   timeseriesQuery,
   timeseriesView,
@@ -97,6 +100,17 @@ export const insightRoutes = () => [
     response: upcomingView,
     handler: async ({ sql, auth, query }) =>
       upcomingActivity({ sql, projectId: projectIdOf(auth), limit: query.limit }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/emails/:id',
+    summary: `One email: recipient, sender, status, source, timestamps, rendered body and its first ${MESSAGE_EVENTS_MAX} events`,
+    tag: 'Activity',
+    auth: 'project',
+    params: messageIdParams,
+    response: messageView,
+    handler: async ({ sql, auth, params }) =>
+      getMessage({ sql, projectId: projectIdOf(auth), emailId: params.id }),
   }),
   defineRoute({
     method: 'get',

@@ -5,6 +5,8 @@ import {
   GRANULARITIES,
   SERIES,
 } from '../../domain/insights/activity-type.pure.js';
+import { EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
+import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
 import { cursorQuery } from '../http/pagination.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -106,4 +108,50 @@ export const campaignFiguresView = z.object({
   openRate: z.number(),
   clickRate: z.number(),
   bounceRate: z.number(),
+});
+
+export const messageIdParams = z.object({ id: z.uuid() });
+
+const named = z.object({ id: z.uuid(), name: z.string() }).nullable();
+const when = z.string().nullable();
+
+export const messageView = z.object({
+  id: z.uuid(),
+  status: z.enum(EMAIL_STATUSES),
+  type: z.enum(EMAIL_TYPES),
+  to: z.object({ email: z.string(), name: z.string().nullable() }),
+  from: z.object({ email: z.string().nullable(), name: z.string().nullable() }),
+  replyTo: z.string().nullable(),
+  subject: z.string(),
+  messageId: z.string().nullable(),
+  error: z.string().nullable(),
+  suppressionReason: z.string().nullable(),
+  contact: z.object({ id: z.uuid(), email: z.string().nullable() }).nullable(),
+  campaign: named,
+  template: named,
+  workflow: named,
+  executionId: z.uuid().nullable(),
+  timestamps: z.object({
+    queuedAt: when,
+    sentAt: when,
+    deliveredAt: when,
+    openedAt: when,
+    clickedAt: when,
+    bouncedAt: when,
+    complainedAt: when,
+    unsubscribedAt: when,
+  }),
+  html: z.string().nullable().meta({
+    description:
+      'The body rendered with its variables, without tracking or subscription links; null when it fails (renderError)',
+  }),
+  renderError: z.string().nullable(),
+  events: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      occurredAt: z.string(),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
 });

@@ -1,4 +1,5 @@
 import type { Job } from '../../db/entities/job.entity.js';
+import { contactJobWorkflowId } from './job-ids.pure.js';
 import type { JobResult } from './job-result.pure.js';
 import type { JobStatus } from './job-status.pure.js';
 import type { JobType } from './job-type.pure.js';
@@ -12,6 +13,8 @@ export interface JobView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The Temporal workflow that runs the job. */
+  workflowId: string;
 }
 
 export function toJobView(job: Job): JobView {
@@ -24,5 +27,6 @@ export function toJobView(job: Job): JobView {
     createdAt: job.createdAt.toISOString(),
     startedAt: job.startedAt ? job.startedAt.toISOString() : null,
     finishedAt: job.finishedAt ? job.finishedAt.toISOString() : null,
+    workflowId: contactJobWorkflowId(job.id),
   };
 }

@@ -1,6 +1,6 @@
 // Deterministic workflow ids: a retried start with the same id is rejected, never doubled.
 export const systemEmailWorkflowId = (requestId: string): string => `system-email-${requestId}`;
-export const contactJobWorkflowId = (jobId: string): string => `job-${jobId}`;
+export { contactJobWorkflowId } from '../../domain/jobs/job-ids.pure.js';
 /** One schedule per task queue (one per installation in production). */
 export const domainRecheckScheduleId = (taskQueue: string): string => `domain-recheck-${taskQueue}`;
 export const sendEmailWorkflowId = (emailId: string): string => `email-${emailId}`;

@@ -1,5 +1,7 @@
 import { access } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, signUp, type TestUser } from '../helpers/factories.js';
 import { createClient } from '../helpers/http.js';
@@ -125,6 +127,22 @@ describe('the dashboard at /app/', () => {
     expect((await stack.api.get('/app/%2e%2e/package.json')).text).not.toContain('"mailwright"');
   });
 
+  it('sends its text files compressed to a client that accepts it, and plain to one that does not', async () => {
+    const index = await stack.api.get('/app/');
+    const asset = /src="(\/app\/assets\/[^"]+\.js)"/.exec(index.text)?.[1] as string;
+    const plain = await rawGet(asset, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    const br = await rawGet(asset, { 'Accept-Encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gz = await rawGet('/app/contacts', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['cache-control']).toBe('no-cache');
+    expect(zlib.gunzipSync(gz.body).toString()).toContain('<div id="root">');
+  });
+
   it('redirects a browser from / to /app/, and leaves the API routes where they are', async () => {
     const browser = await stack.api.get('/', { headers: { Accept: 'text/html,*/*;q=0.8' } });
     expect(browser.status).toBe(302);
@@ -169,3 +187,19 @@ describe('under an https PUBLIC_URL', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+/** A GET with exactly the given headers (fetch would add and undo its own Accept-Encoding). */
+function rawGet(
+  pathname: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(pathname, stack.api.baseUrl), { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}

@@ -141,6 +141,7 @@ const IMPLEMENTED = [
   'GET /analytics/top-campaigns',
   'GET /analytics/campaign-stats',
   'GET /analytics/top-events',
+  'GET /emails/{id}',
 ];
 
 describe('OpenAPI document and reference page', () => {

@@ -110,6 +110,8 @@ describe('npm start', () => {
     expect((await api.get('/docs')).status).toBe(200);
     const ui = await fetch(first.uiUrl);
     expect(ui.status).toBe(200);
+    // The dashboard links job runs to the dev server's UI.
+    expect((await api.get('/config')).body.temporalUiUrl).toBe(first.uiUrl);
     const login = await api.post('/auth/login', {
       body: { email: first.email, password: first.password },
     });

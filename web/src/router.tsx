@@ -92,6 +92,32 @@ const settingsRoute = createRoute({
   component: lazyRouteComponent(() => import('./settings/settings-page'), 'SettingsPage'),
 });
 
+const contactFieldsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/contacts/fields',
+  component: lazyRouteComponent(() => import('./contacts/fields-page'), 'FieldsPage'),
+});
+const activityRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/activity',
+  component: lazyRouteComponent(() => import('./activity/activity-page'), 'ActivityPage'),
+});
+const messageRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/activity/messages/$messageId',
+  component: lazyRouteComponent(() => import('./activity/message-page'), 'MessagePage'),
+});
+const analyticsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/analytics',
+  component: lazyRouteComponent(() => import('./analytics/analytics-page'), 'AnalyticsPage'),
+});
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./account/account-page'), 'AccountPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   loginRoute,
   signupRoute,
@@ -100,10 +126,15 @@ const routeTree = rootRoute.addChildren([
     newProjectRoute,
     contactsRoute,
     contactRoute,
+    contactFieldsRoute,
     templatesRoute,
     templateRoute,
     domainsRoute,
     settingsRoute,
+    activityRoute,
+    messageRoute,
+    analyticsRoute,
+    accountRoute,
   ]),
 ]);
 

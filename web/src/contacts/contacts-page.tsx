@@ -1,21 +1,24 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, unwrap } from '../api/client';
-import type { ResponseOf } from '../api/types';
 import { useProjectId } from '../api/use-project';
 import { Button } from '../components/button';
 import { EmptyState } from '../components/empty-state';
 import { PageHeader } from '../components/page-header';
 import { Select } from '../components/select';
 import { ErrorState, Loading } from '../components/states';
-import { Table } from '../components/table';
-import { formatDate, formatNumber } from '../lib/format';
+import type { Selection } from '../components/table';
+import { formatNumber } from '../lib/format';
+import { BulkActions, type StartedBulkJob } from './bulk-actions';
+import { BulkProgress } from './bulk-progress';
+import { ContactsTable } from './contacts-table';
 import { ImportDialog } from './import-dialog';
 import { NewContactDialog } from './new-contact-dialog';
 import { SearchForm } from './search-form';
 
-type Contact = ResponseOf<'/contacts', 'get'>['data'][number];
+const selectedIds = (selection: Selection): string[] =>
+  Object.keys(selection).filter((id) => selection[id]);
 
 export function ContactsPage() {
   const projectId = useProjectId();
@@ -23,6 +26,9 @@ export function ContactsPage() {
   const [subscribed, setSubscribed] = useState<'' | 'true' | 'false'>('');
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
+  const [selection, setSelection] = useState<Selection>({});
+  const [bulkJob, setBulkJob] = useState<StartedBulkJob>();
+  const [bulkRunning, setBulkRunning] = useState(false);
   const contacts = useInfiniteQuery({
     queryKey: ['project', projectId, 'contacts', search, subscribed],
     queryFn: ({ pageParam }) =>
@@ -43,6 +49,16 @@ export function ContactsPage() {
   });
   const rows = contacts.data?.pages.flatMap((p) => p.data) ?? [];
   const total = contacts.data?.pages[0]?.total;
+  const selected = selectedIds(selection);
+  // Another search or filter shows other rows: a selection of hidden rows would surprise.
+  const filter = (apply: () => void) => {
+    setSelection({});
+    apply();
+  };
+  const finished = useCallback(() => {
+    setBulkRunning(false);
+    setSelection({});
+  }, []);
 
   return (
     <>
@@ -55,6 +71,12 @@ export function ContactsPage() {
         }
         actions={
           <>
+            <Link
+              to="/contacts/fields"
+              className="inline-flex min-h-9 items-center rounded-md border border-line bg-panel px-3.5 py-1.5 text-sm font-medium text-fg hover:bg-surface"
+            >
+              Fields
+            </Link>
             <Button variant="secondary" onClick={() => setImporting(true)}>
               Import CSV
             </Button>
@@ -63,11 +85,11 @@ export function ContactsPage() {
         }
       />
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <SearchForm value={search} onSearch={setSearch} />
+        <SearchForm value={search} onSearch={(next) => filter(() => setSearch(next))} />
         <Select
           label="Subscription"
           value={subscribed}
-          onChange={(e) => setSubscribed(e.target.value as typeof subscribed)}
+          onChange={(e) => filter(() => setSubscribed(e.target.value as typeof subscribed))}
           options={[
             { value: '', label: 'All contacts' },
             { value: 'true', label: 'Subscribed' },
@@ -75,6 +97,25 @@ export function ContactsPage() {
           ]}
         />
       </div>
+      {bulkJob ? (
+        <BulkProgress
+          key={bulkJob.jobId}
+          started={bulkJob}
+          onFinished={finished}
+          onDismiss={() => setBulkJob(undefined)}
+        />
+      ) : null}
+      {selected.length > 0 ? (
+        <BulkActions
+          contactIds={selected}
+          running={bulkRunning}
+          onStarted={(job) => {
+            setBulkJob(job);
+            setBulkRunning(true);
+          }}
+          onClear={() => setSelection({})}
+        />
+      ) : null}
       {contacts.isPending ? (
         <Loading label="Loading contacts" />
       ) : contacts.isError ? (
@@ -94,27 +135,14 @@ export function ContactsPage() {
         </EmptyState>
       ) : (
         <>
-          <Table<Contact>
-            caption="Contacts"
+          <ContactsTable
             rows={rows}
-            rowKey={(c) => c.id}
-            columns={[
-              {
-                header: 'Email',
-                cell: (c) => (
-                  <Link
-                    to="/contacts/$contactId"
-                    params={{ contactId: c.id }}
-                    className="font-medium text-accent underline-offset-2 hover:underline"
-                  >
-                    {c.email}
-                  </Link>
-                ),
-              },
-              { header: 'Subscribed', cell: (c) => (c.subscribed ? 'Yes' : 'No') },
-              { header: 'Fields', cell: (c) => Object.keys(c.data).length, wide: true },
-              { header: 'Added', cell: (c) => formatDate(c.createdAt), wide: true },
-            ]}
+            selection={{
+              state: selection,
+              onChange: setSelection,
+              rowLabel: (c) => `Select ${c.email}`,
+              allLabel: 'Select all contacts shown',
+            }}
           />
           {contacts.hasNextPage ? (
             <div className="mt-4 flex justify-center">

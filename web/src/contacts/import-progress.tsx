@@ -1,5 +1,7 @@
 import type { ResponseOf } from '../api/types';
 import { formatNumber } from '../lib/format';
+import { ProgressBar } from './progress-bar';
+import { TemporalRunLink } from './temporal-link';
 
 type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
 
@@ -17,9 +19,8 @@ export function ImportProgress({ job }: { job: Job }) {
           {total === null ? '' : ` of ${formatNumber(total)}`} rows
         </span>
       </div>
-      <progress
-        className="h-2 w-full accent-accent"
-        aria-label="Import progress"
+      <ProgressBar
+        label="Import progress"
         max={total ?? 1}
         value={total === null ? (done ? 1 : 0) : processed}
       />
@@ -38,6 +39,7 @@ export function ImportProgress({ job }: { job: Job }) {
           ))}
         </ul>
       ) : null}
+      <TemporalRunLink workflowId={job.workflowId} />
     </div>
   );
 }

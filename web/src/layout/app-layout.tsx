@@ -1,6 +1,6 @@
 import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { selectProject } from '../api/project-store';
+import { currentProjectId, selectProject } from '../api/project-store';
 import { useProject } from '../api/use-project';
 import { ErrorState, Loading } from '../components/states';
 import { NavLinks } from './nav-links';
@@ -24,6 +24,11 @@ export function AppLayout() {
       void navigate({ to: '/projects/new' });
     }
   }, [query.isSuccess, projects.length, pathname, navigate]);
+
+  // A page renders once the client names its project (the effect above stores the first one for
+  // a browser that has none), so its first requests carry X-Project-Id.
+  const pageReady =
+    (project !== undefined && project.id === currentProjectId()) || pathname === '/projects/new';
 
   return (
     <div className="min-h-screen md:grid md:grid-cols-[15rem_1fr]">
@@ -65,7 +70,7 @@ export function AppLayout() {
           <Loading />
         ) : query.isError ? (
           <ErrorState error={query.error} />
-        ) : project || pathname === '/projects/new' ? (
+        ) : pageReady ? (
           <Outlet />
         ) : (
           <Loading />

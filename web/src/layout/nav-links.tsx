@@ -4,6 +4,8 @@ const LINKS = [
   { to: '/', label: 'Overview' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/templates', label: 'Templates' },
+  { to: '/activity', label: 'Activity' },
+  { to: '/analytics', label: 'Analytics' },
   { to: '/domains', label: 'Domains' },
   { to: '/settings', label: 'Settings' },
 ] as const;

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { meQuery } from '../api/session';
@@ -25,9 +25,18 @@ export function UserMenu() {
 
   return (
     <div className="mt-2 flex flex-col gap-2 border-t border-line px-1 pt-3 text-sm [&_button]:px-2">
-      <p className="truncate text-muted" title={me.data?.email}>
-        {me.data?.email}
-      </p>
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0 truncate text-muted" title={me.data?.email}>
+          {me.data?.email}
+        </p>
+        <Link
+          to="/account"
+          className="shrink-0 rounded px-1 text-accent underline"
+          activeProps={{ 'aria-current': 'page', className: 'font-medium' }}
+        >
+          Account
+        </Link>
+      </div>
       {me.data && !me.data.emailVerified ? (
         <p className="text-xs text-warn">Email not verified yet: use the link we sent you.</p>
       ) : null}
