@@ -15,7 +15,10 @@ test('import 1,000 contacts with a preview and progress, then find one and edit 
   await signUpInBrowser(page, uniqueEmail('contacts'));
   await createProjectInBrowser(page, 'Contacts project');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contacts' })
+    .click();
   await expect(page.getByText('No contacts yet')).toBeVisible();
   await checkA11y();
   await snap('empty');

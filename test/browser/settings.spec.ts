@@ -64,7 +64,9 @@ test('rotate the keys (old secret refused) and a MEMBER sees no billing or rotat
   expect(signup.status()).toBe(201);
   await page.getByLabel('Add by email').fill(member);
   await page.getByRole('button', { name: 'Add member' }).click();
-  await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: member })).toBeVisible();
+  await expect(
+    page.getByRole('main').getByRole('listitem').filter({ hasText: member }),
+  ).toBeVisible();
 
   const memberContext = await browser.newContext({ baseURL });
   const memberPage = await memberContext.newPage();
