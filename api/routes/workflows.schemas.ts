@@ -4,6 +4,7 @@ import {
   STEP_RUN_STATUSES,
 } from '../../domain/automation/execution-status.pure.js';
 import { STEP_TYPES, TRANSITION_BRANCHES } from '../../domain/automation/step-type.pure.js';
+import { STEP_DEFINITIONS } from '../../domain/automation/steps/index.js';
 import { TRIGGER_TYPES } from '../../domain/automation/trigger-type.pure.js';
 import { cursorQuery, pageQuery } from '../http/pagination.js';
 import { optionalBooleanQuery } from '../http/query-flags.js';
@@ -59,11 +60,9 @@ export const updateWorkflowBody = z.object({
 
 const position = z.object({ x: z.number().finite(), y: z.number().finite() }).nullable();
 
-const STEP_CONFIG_HELP =
-  'Per type: SEND_EMAIL `{templateId}`; DELAY `{amount, unit: seconds|minutes|hours|days}`; ' +
-  'WAIT_FOR_EVENT `{eventName, timeoutSeconds?}`; CONDITION `{field, operator, value?, unit?}` ' +
-  'over contact fields, `data.*`, `event.*` (the trigger event data) and `context.*`; WEBHOOK ' +
-  '`{url, method?, headers?, body?}` (templates); UPDATE_CONTACT `{data?, subscribed?}`; EXIT `{reason?}`.';
+const STEP_CONFIG_HELP = `Per type: ${STEP_TYPES.map(
+  (type) => `${type} ${STEP_DEFINITIONS[type].help}`,
+).join('; ')}.`;
 
 export const addStepBody = z.object({
   type: z.enum(STEP_TYPES),

@@ -9,6 +9,7 @@ import type { StepDefinition } from './step-definition.js';
  * workflow scope (`event.*`, `context.*`); leaves by "yes" or "no".
  */
 export const conditionStep: StepDefinition<'CONDITION'> = {
+  help: '`{field, operator, value?, unit?}` over contact fields, `data.*`, `event.*` (the trigger event data) and `context.*`',
   config: z.unknown().transform((input, ctx) => {
     const parsed = parseWorkflowCondition(input);
     if ('condition' in parsed) return parsed.condition;

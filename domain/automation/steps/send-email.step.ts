@@ -55,6 +55,7 @@ async function queueWithinCap<T extends { id: string; status: string } | undefin
  * step), for the delivery lanes of the execution's queue; counted against the `workflows` cap.
  */
 export const sendEmailStep: StepDefinition<'SEND_EMAIL'> = {
+  help: '`{templateId}`',
   config: z.strictObject({ templateId: z.uuid() }),
   async run({ sql, emailNotifier, billingOn, ref, step, scope }) {
     const { template, verifiedDomains } = await findSendContext(sql, {

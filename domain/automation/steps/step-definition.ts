@@ -72,6 +72,8 @@ type RunOf<T extends StepType> = (typeof STEP_KINDS)[T]['mode'] extends 'instant
     : object;
 
 export type StepDefinition<T extends StepType> = {
+  /** Its config's shape, as the API reference shows it (`{templateId}`). */
+  help: string;
   /** Checks a config given over the API and puts it in canonical form. */
   config: z.ZodType<StepConfigOf[T], unknown>;
 } & RunOf<T>;

@@ -4,6 +4,7 @@ import type { StepDefinition } from './step-definition.js';
 
 /** UPDATE_CONTACT: merges data into the contact by the data rules, and/or sets its subscription. */
 export const updateContactStep: StepDefinition<'UPDATE_CONTACT'> = {
+  help: '`{data?, subscribed?}`',
   config: z
     .strictObject({
       data: z.record(z.string().min(1).max(200), z.unknown()).optional(),

@@ -7,6 +7,7 @@ import { MAX_WAIT_SECONDS, type StepDefinition } from './step-definition.js';
  * began, or its timeout (run mode `wait`); nothing to run here.
  */
 export const waitForEventStep: StepDefinition<'WAIT_FOR_EVENT'> = {
+  help: '`{eventName, timeoutSeconds?}`',
   config: z.strictObject({
     eventName: z.string().trim().min(1).max(255).transform(canonicalEventName),
     timeoutSeconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional(),

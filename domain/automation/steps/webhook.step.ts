@@ -8,6 +8,7 @@ import { webhookConfig } from './webhook-config.js';
  * The answer's status and first bytes are the step's result, or its failure's details.
  */
 export const webhookStep: StepDefinition<'WEBHOOK'> = {
+  help: '`{url, method?, headers?, body?}` (templates)',
   config: webhookConfig,
   async attempt({ sql, sendWebhook, ref, step, scope }) {
     const outcome = await attemptWebhook({
