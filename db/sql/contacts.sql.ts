@@ -206,3 +206,34 @@ export async function setSubscriptionById(
   );
   return row?.n ?? 0;
 }
+
+/**
+ * Adds `tag` to the contact's `data.tags` list unless it holds it already (a missing or null list
+ * starts one); `before` is the list as it was. Undefined: no such contact in the project.
+ */
+export async function addContactTag(
+  sql: Sql,
+  { projectId, contactId, tag }: { projectId: string; contactId: string; tag: string },
+): Promise<{ added: boolean; before: unknown } | undefined> {
+  const [row] = await sql.query<{ added: boolean; before: unknown }>(
+    `WITH target AS (
+       SELECT id, data -> 'tags' AS tags FROM contacts
+        WHERE id = $1 AND project_id = $2 FOR UPDATE
+     ),
+     up AS (
+       UPDATE contacts c SET
+         data = jsonb_set(c.data, '{tags}',
+                  CASE WHEN jsonb_typeof(t.tags) = 'array' THEN t.tags ELSE '[]'::jsonb END
+                  || to_jsonb($3::text)),
+         updated_at = now()
+         FROM target t
+        WHERE c.id = t.id
+          AND (t.tags IS NULL OR jsonb_typeof(t.tags) = 'null'
+               OR (jsonb_typeof(t.tags) = 'array' AND NOT t.tags ? $3))
+       RETURNING c.id
+     )
+     SELECT EXISTS (SELECT 1 FROM up) AS added, t.tags AS before FROM target t`,
+    [contactId, projectId, tag],
+  );
+  return row;
+}

@@ -23,6 +23,7 @@ export const STEP_TYPES = [
   'CONDITION',
   'WEBHOOK',
   'UPDATE_CONTACT',
+  'ADD_TAG',
   'EXIT',
 ] as const;
 export type StepType = (typeof STEP_TYPES)[number];
@@ -35,6 +36,8 @@ export interface StepConfigOf {
   CONDITION: ConditionConfig;
   WEBHOOK: WebhookConfig;
   UPDATE_CONTACT: UpdateContactConfig;
+  /** Adds `tag` to the contact's `data.tags` list, once. */
+  ADD_TAG: { tag: string };
   EXIT: ExitConfig;
 }
 
@@ -117,6 +120,7 @@ export const STEP_KINDS = {
   CONDITION: { mode: 'instant', branches: CONDITION_BRANCHES, writes: [] },
   WEBHOOK: { mode: 'remote', branches: [], writes: ['outside'] },
   UPDATE_CONTACT: { mode: 'instant', branches: [], writes: ['contact'] },
+  ADD_TAG: { mode: 'instant', branches: [], writes: ['contact'] },
   EXIT: { mode: 'instant', branches: [], writes: ['execution'], ends: true },
 } satisfies StepKinds;
 

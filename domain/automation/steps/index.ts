@@ -2,6 +2,7 @@ import { validationError } from '../../shared/errors.js';
 import { toFieldErrors } from '../../shared/zod-problems.js';
 import type { StepConfig } from '../step-config.pure.js';
 import type { StepType } from '../step-type.pure.js';
+import { addTagStep } from './add-tag.step.js';
 import { conditionStep } from './condition.step.js';
 import { delayStep } from './delay.step.js';
 import { exitStep } from './exit.step.js';
@@ -22,6 +23,7 @@ export const STEP_DEFINITIONS = {
   CONDITION: conditionStep,
   WEBHOOK: webhookStep,
   UPDATE_CONTACT: updateContactStep,
+  ADD_TAG: addTagStep,
   EXIT: exitStep,
 } satisfies StepDefinitions;
 
