@@ -34,8 +34,7 @@ export async function launchStack({
   env?: Record<string, string>;
 }): Promise<TestStack> {
   const smtp = await startSmtpCapture();
-  const port = await freePort();
-  const env: Record<string, string> = {
+  const envFor = (port: number): Record<string, string> => ({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
@@ -71,9 +70,10 @@ export async function launchStack({
     // Usage reports to Stripe: the billing file triggers its own.
     BILLING_REPORT_INTERVAL: '8760h',
     ...extra,
-  };
+  });
 
-  const apiProcess = runEntryPoint('runtime/api.ts', env);
+  let env: Record<string, string> = {};
+  let apiProcess: RunningProcess | undefined;
   let worker: RunningProcess | undefined;
   const startWorker = async (): Promise<RunningProcess> => {
     const started = runEntryPoint('runtime/worker.ts', env);
@@ -81,7 +81,22 @@ export async function launchStack({
     await started.waitForOutput(/"msg":"worker running"/, 90_000);
     return started;
   };
-  await Promise.all([apiProcess.waitForOutput(/"msg":"api listening"/, 90_000), startWorker()]);
+  // A port found free can be taken before the API listens on it (by the local end of another
+  // process's outgoing connection): then the stack starts again on another port.
+  for (let attempt = 1; ; attempt += 1) {
+    env = envFor(await freePort());
+    const api = runEntryPoint('runtime/api.ts', env);
+    apiProcess = api;
+    try {
+      await Promise.all([api.waitForOutput(/"msg":"api listening"/, 90_000), startWorker()]);
+      break;
+    } catch (error) {
+      await Promise.all([api.stop(), worker?.stop()]);
+      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!portTaken || attempt === 3) throw error;
+    }
+  }
+  const startedApi = apiProcess;
 
   return {
     // Per-address rate-limit buckets live in the shared database; a client address of the stack's
@@ -91,7 +106,7 @@ export async function launchStack({
     }),
     smtp,
     env,
-    apiProcess,
+    apiProcess: startedApi,
     worker: () => worker,
     startWorker,
     stopWorker: async (signal) => {
@@ -99,7 +114,7 @@ export async function launchStack({
       worker = undefined;
     },
     stop: async () => {
-      await Promise.all([apiProcess.stop(), worker?.stop()]);
+      await Promise.all([startedApi.stop(), worker?.stop()]);
       await smtp.stop();
     },
   };
