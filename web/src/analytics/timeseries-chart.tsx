@@ -50,7 +50,7 @@ export function TimeseriesChart({
           {SERIES.map((s) => (
             <Line
               key={s}
-              type="monotone"
+              type="linear"
               dataKey={s}
               name={seriesLabel(s)}
               stroke={seriesColor(s)}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { api, unwrap } from '../api/client';
 import type { ResponseOf } from '../api/types';
@@ -12,10 +12,12 @@ import { Select } from '../components/select';
 import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { applyApiError } from '../lib/form-errors';
-import { CodeEditor } from './code-editor';
 import { TemplateActions } from './template-actions';
 import { TEMPLATE_FIELDS, templateForm, type TemplateForm } from './template-fields';
 import { TemplatePreview } from './template-preview';
+
+// CodeMirror is most of this page's code: the form and the preview paint before it arrives.
+const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.CodeEditor })));
 
 type Template = ResponseOf<'/templates/{id}', 'get'>;
 
@@ -126,7 +128,13 @@ export function TemplateEditor({ projectId, template }: { projectId: string; tem
               control={form.control}
               name="body"
               render={({ field }) => (
-                <CodeEditor label="HTML body" value={field.value} onChange={field.onChange} />
+                <Suspense
+                  fallback={
+                    <div aria-busy="true" className="h-64 rounded-md border border-line bg-panel" />
+                  }
+                >
+                  <CodeEditor label="HTML body" value={field.value} onChange={field.onChange} />
+                </Suspense>
               )}
             />
             {errors.body ? <p className="text-xs text-danger">{errors.body.message}</p> : null}
