@@ -1,16 +1,20 @@
 import {
   addStep,
   addTransition,
-  createWorkflow,
   deleteStep,
   deleteTransition,
+  updateStep,
+} from '../../domain/automation/edit-workflow-graph.js';
+import {
+  createWorkflow,
   deleteWorkflow,
+  updateWorkflow,
+} from '../../domain/automation/edit-workflow.js';
+import {
   getWorkflow,
   listWorkflows,
-  updateStep,
-  updateWorkflow,
   workflowFields,
-} from '../../domain/automation/workflows.service.js';
+} from '../../domain/automation/read-workflows.js';
 import { defineRoute } from '../http/route.js';
 import {
   addStepBody,

@@ -1,6 +1,6 @@
 import { isActiveCampaign } from '../campaigns/campaign-status.pure.js';
+import { deleteMembers } from '../../db/sql/segment-members.sql.js';
 import {
-  deleteMembers,
   deleteSegmentRow,
   insertSegment,
   setMemberCount,

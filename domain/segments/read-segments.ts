@@ -3,11 +3,10 @@ import { type CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import {
   countMatchingContacts,
   countMembers,
-  listSegmentRows,
   pageOfMatchingContacts,
   pageOfMembers,
-  segmentsReferencing,
-} from '../../db/sql/segments.sql.js';
+} from '../../db/sql/segment-members.sql.js';
+import { listSegmentRows, segmentsReferencing } from '../../db/sql/segments.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
 import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { toContactView, type ContactView } from '../contacts/contact-view.js';

@@ -3,10 +3,10 @@ import {
   batchEnd,
   beginCompute,
   computeBatch,
-  findSegment,
   finishCompute,
   listTrackedSegments,
-} from '../../db/sql/segments.sql.js';
+} from '../../db/sql/segment-compute.sql.js';
+import { findSegment } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import type { SegmentComputeResult, WorkflowEngine } from '../shared/ports.js';
 import { membershipEventName } from './segment-type.pure.js';

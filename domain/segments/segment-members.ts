@@ -4,8 +4,8 @@ import {
   addMembersByEmail,
   countMembers,
   removeMembersByEmail,
-  setMemberCount,
-} from '../../db/sql/segments.sql.js';
+} from '../../db/sql/segment-members.sql.js';
+import { setMemberCount } from '../../db/sql/segments.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError, conflict } from '../shared/errors.js';

@@ -1,10 +1,5 @@
-import {
-  countMatchingContacts,
-  countMembers,
-  findSegment,
-  findSegmentDefinitions,
-  type SegmentRow,
-} from '../../db/sql/segments.sql.js';
+import { countMatchingContacts, countMembers } from '../../db/sql/segment-members.sql.js';
+import { findSegment, findSegmentDefinitions, type SegmentRow } from '../../db/sql/segments.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
 import { conflict, notFound, validationError } from '../shared/errors.js';
 import type { Filter } from './filter/ast.pure.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { pageOfMatchingContacts } from '../../db/sql/segments.sql.js';
+import { pageOfMatchingContacts } from '../../db/sql/segment-members.sql.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
 import {
   CONDITION_OPERATORS,
