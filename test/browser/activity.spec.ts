@@ -185,6 +185,21 @@ test('the activity feed filters and scrolls, a message shows its sandboxed body,
   await checkA11y();
   await snap('message');
 
+  // The contact's page lists the emails sent to it, each linking back to its message page, and
+  // leads to the feed filtered to the contact.
+  await page.getByRole('link', { name: 'View contact' }).click();
+  await expect(page.getByRole('heading', { name: reader })).toBeVisible();
+  const sentToReader = page.getByRole('link', { name: `Welcome ${tag}` });
+  await expect(sentToReader).toHaveCount(1);
+  await expect(sentToReader).toHaveAttribute('href', /\/app\/activity\/messages\/[0-9a-f-]{36}$/);
+  await checkA11y();
+  await snap('contact-emails');
+  await page.getByRole('link', { name: 'All activity of this contact' }).click();
+  await expect(feed.getByRole('listitem')).toHaveCount(2);
+  await page.goBack();
+  await sentToReader.click();
+  await expect(page.getByRole('heading', { name: `Welcome ${tag}` })).toBeVisible();
+
   // Analytics: the chart of the window, then hour buckets; the tracked events in their table.
   await page.getByRole('link', { name: 'Analytics' }).click();
   await expect(page.getByRole('heading', { name: 'Mail over time' })).toBeVisible();

@@ -12,6 +12,7 @@ import { ErrorState, Loading } from '../components/states';
 import { useToast } from '../components/toast';
 import { formatDate } from '../lib/format';
 import { ContactData } from './contact-data';
+import { ContactEmails } from './contact-emails';
 import { ContactEvents } from './contact-events';
 
 export type ContactPatch = BodyOf<'/contacts/{id}', 'patch'>;
@@ -92,7 +93,10 @@ export function ContactPage() {
             onSave={(data) => update.mutateAsync({ data })}
           />
         </div>
-        <ContactEvents projectId={projectId} contactId={contactId} />
+        <div className="flex flex-col gap-6">
+          <ContactEmails projectId={projectId} contactId={contactId} />
+          <ContactEvents projectId={projectId} contactId={contactId} />
+        </div>
       </div>
       <ConfirmDialog
         open={deleting}
