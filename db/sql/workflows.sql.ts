@@ -344,7 +344,10 @@ export async function workflowStepsUsingTemplate(
   );
 }
 
-/** Workflows triggered by an event name, or waiting for it, or reading `field` in a condition. */
+/**
+ * Workflows triggered by an event name, or waiting for it, or reading `field` in a condition, or
+ * writing it (UPDATE_CONTACT's data, ADD_TAG's `tags`).
+ */
 export async function workflowsReferencing(
   sql: Sql,
   {
@@ -364,7 +367,8 @@ export async function workflowsReferencing(
             ($2::text IS NOT NULL AND s.type = 'WAIT_FOR_EVENT' AND s.config ->> 'eventName' = $2)
             OR ($3::text IS NOT NULL AND s.type = 'CONDITION'
                 AND (s.config ->> 'field' = 'data.' || $3 OR starts_with(s.config ->> 'field', 'data.' || $3 || '.')))
-            OR ($3::text IS NOT NULL AND s.type = 'UPDATE_CONTACT' AND s.config -> 'data' ? $3))))
+            OR ($3::text IS NOT NULL AND s.type = 'UPDATE_CONTACT' AND s.config -> 'data' ? $3)
+            OR ($3::text = 'tags' AND s.type = 'ADD_TAG'))))
       ORDER BY w.name, w.id`,
     [projectId, event ?? null, field ?? null, segmentId ?? null],
   );

@@ -58,6 +58,11 @@ describe('the ADD_TAG step', () => {
     ]);
     const contact = await stack.api.get(`/contacts/${created.body.id}`, sk);
     expect(contact.body.data).toEqual({ tags: ['early', 'vip', 'beta'], plan: 'pro' });
+    // The fields page names the workflow among the users of `tags`, not of other fields.
+    const usage = await stack.api.get('/contacts/fields/tags/usage', sk);
+    expect(usage.body.workflows.map((w: { id: string }) => w.id)).toContain(workflow.id);
+    const planUsage = await stack.api.get('/contacts/fields/plan/usage', sk);
+    expect(planUsage.body.workflows.map((w: { id: string }) => w.id)).not.toContain(workflow.id);
 
     // A contact with no data at all gets a list of its own.
     const fresh = uniqueEmail('fresh');
