@@ -14,6 +14,7 @@ import { cursorList } from './contacts.schemas.js';
 import {
   contactIdParams,
   eventNameParams,
+  eventNamesResult,
   eventView,
   listEventsQuery,
   trackBody,
@@ -83,6 +84,7 @@ export const eventRoutes = () => [
     summary: 'Distinct event names with counts and when each was last seen',
     tag: 'Events',
     auth: 'project',
+    response: eventNamesResult,
     handler: async ({ sql, auth }) => listEventNames({ sql, projectId: projectIdOf(auth) }),
   }),
   defineRoute({

@@ -28,3 +28,7 @@ export const eventView = z.object({
   data: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
+
+export const eventNamesResult = z.object({
+  names: z.array(z.object({ name: z.string(), count: z.number().int(), lastSeenAt: z.string() })),
+});

@@ -7,6 +7,7 @@ import {
   getSegment,
   listSegmentContacts,
   listSegments,
+  previewFilter,
   refreshSegment,
   removeStaticMembers,
   segmentUsage,
@@ -17,6 +18,8 @@ import {
   addMembersBody,
   computeResult,
   createSegmentBody,
+  previewSegmentBody,
+  previewResult,
   removeMembersBody,
   segmentContactsPage,
   segmentContactsQuery,
@@ -64,6 +67,25 @@ export const segmentRoutes = () => [
           filterField,
           trackMembership: body.trackMembership,
         },
+      });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/segments/preview',
+    summary: 'Count the contacts an unsaved filter matches, with a sample of them (saves nothing)',
+    tag: 'Segments',
+    auth: 'project',
+    body: previewSegmentBody,
+    response: previewResult,
+    handler: async ({ sql, auth, body }) => {
+      const { filter, filterField } = filterOf(body);
+      return previewFilter({
+        sql,
+        projectId: projectIdOf(auth),
+        filter: filter as NonNullable<typeof body.filters>,
+        filterField,
+        sampleSize: body.sampleSize,
       });
     },
   }),

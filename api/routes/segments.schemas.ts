@@ -21,6 +21,30 @@ export const createSegmentBody = z.object({
   trackMembership: z.boolean().default(false),
 });
 
+export const PREVIEW_SAMPLE_MAX = 20;
+
+export const previewSegmentBody = z
+  .object({
+    filters: filterInput.optional(),
+    condition: filterInput.optional(),
+    sampleSize: z
+      .number()
+      .int()
+      .min(0)
+      .max(PREVIEW_SAMPLE_MAX)
+      .default(5)
+      .describe('How many of the newest matching contacts to answer (0-20)'),
+  })
+  .refine((body) => body.filters !== undefined || body.condition !== undefined, {
+    path: ['filters'],
+    message: 'A filter is required (as filters or condition)',
+  });
+
+export const previewResult = z.object({
+  count: z.number().int().describe('Contacts the filter matches now'),
+  sample: z.array(contactView).describe('The newest of them, up to sampleSize'),
+});
+
 export const updateSegmentBody = z.object({
   name: name.optional(),
   description: description.optional(),

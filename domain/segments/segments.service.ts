@@ -9,3 +9,4 @@ export {
   refreshSegment,
   removeStaticMembers,
 } from './segment-members.js';
+export { previewFilter } from './preview-filter.js';

@@ -1,46 +1,10 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import type { DnsServer } from '../helpers/dns-server.js';
-import { DNS_ZONE, expect, test } from './fixtures.js';
-import { signUpInBrowser, uniqueEmail } from './journeys.js';
+import { expect, test } from './fixtures.js';
+import { projectWithKey, signUpInBrowser, uniqueEmail, verifiedDomain } from './journeys.js';
 
 const BULK = 30;
 const HOSTILE = `<h1>Hostile welcome</h1><script>alert('script')</script>
 <img src="x" onerror="alert('onerror')" alt="broken">
 <a href="javascript:alert('link')">click me</a>`;
-
-/** A project made with the browser's session, and its secret key's Authorization header. */
-async function projectWithKey(page: Page): Promise<Record<string, string>> {
-  const created = await page.request.post('/users/@me/projects', {
-    data: { name: 'Activity project' },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { secretKey } = (await created.json()) as { secretKey: string };
-  return { Authorization: `Bearer ${secretKey}` };
-}
-
-/** A sending domain: added, its records published on the test DNS server, verified. */
-async function verifiedDomain(
-  request: APIRequestContext,
-  headers: Record<string, string>,
-  dns: DnsServer,
-): Promise<string> {
-  const domain = `activity-${Date.now().toString(36)}.${DNS_ZONE}`;
-  const added = await request.post('/domains', { headers, data: { domain } });
-  expect(added.status(), await added.text()).toBe(201);
-  const { id, records } = (await added.json()) as {
-    id: string;
-    records: { type: string; name: string; value: string }[];
-  };
-  for (const record of records) {
-    if (record.type === 'MX') {
-      const [priority, exchange] = record.value.split(' ');
-      dns.publishMx(record.name, exchange as string, Number(priority));
-    } else dns.publishTxt(record.name, record.value);
-  }
-  const verified = await request.get(`/domains/${id}/verify`, { headers });
-  expect(((await verified.json()) as { status: string }).status).toBe('VERIFIED');
-  return domain;
-}
 
 test('the activity feed filters and scrolls, a message shows its sandboxed body, analytics chart and tables', async ({
   page,

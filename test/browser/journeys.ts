@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import type { DnsServer } from '../helpers/dns-server.js';
 import type { TestStack } from '../helpers/launch-stack.js';
-import { expect } from './fixtures.js';
+import { DNS_ZONE, expect } from './fixtures.js';
 
 export const PASSWORD = 'correct horse battery';
 export const uniqueEmail = (label: string): string =>
@@ -40,4 +41,39 @@ export async function verificationLink(stack: TestStack, email: string): Promise
   )?.[0];
   if (!link) throw new Error(`No verification link in: ${message.parsed.text}`);
   return link;
+}
+
+/** A project made with the browser's session, and its secret key's Authorization header. */
+export async function projectWithKey(
+  page: Page,
+  name = 'Activity project',
+): Promise<Record<string, string>> {
+  const created = await page.request.post('/users/@me/projects', { data: { name } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { secretKey } = (await created.json()) as { secretKey: string };
+  return { Authorization: `Bearer ${secretKey}` };
+}
+
+/** A sending domain: added, its records published on the test DNS server, verified. */
+export async function verifiedDomain(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  dns: DnsServer,
+): Promise<string> {
+  const domain = `news-${randomUUID().slice(0, 8)}.${DNS_ZONE}`;
+  const added = await request.post('/domains', { headers, data: { domain } });
+  expect(added.status(), await added.text()).toBe(201);
+  const { id, records } = (await added.json()) as {
+    id: string;
+    records: { type: string; name: string; value: string }[];
+  };
+  for (const record of records) {
+    if (record.type === 'MX') {
+      const [priority, exchange] = record.value.split(' ');
+      dns.publishMx(record.name, exchange as string, Number(priority));
+    } else dns.publishTxt(record.name, record.value);
+  }
+  const verified = await request.get(`/domains/${id}/verify`, { headers });
+  expect(((await verified.json()) as { status: string }).status).toBe('VERIFIED');
+  return domain;
 }

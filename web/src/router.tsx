@@ -92,6 +92,22 @@ const settingsRoute = createRoute({
   component: lazyRouteComponent(() => import('./settings/settings-page'), 'SettingsPage'),
 });
 
+const segmentsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/segments',
+  component: lazyRouteComponent(() => import('./segments/segments-page'), 'SegmentsPage'),
+});
+const newSegmentRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/segments/new',
+  component: lazyRouteComponent(() => import('./segments/segment-page'), 'NewSegmentPage'),
+});
+const segmentRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/segments/$segmentId',
+  component: lazyRouteComponent(() => import('./segments/segment-page'), 'SegmentPage'),
+});
+
 const contactFieldsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/contacts/fields',
@@ -127,6 +143,9 @@ const routeTree = rootRoute.addChildren([
     contactsRoute,
     contactRoute,
     contactFieldsRoute,
+    segmentsRoute,
+    newSegmentRoute,
+    segmentRoute,
     templatesRoute,
     templateRoute,
     domainsRoute,

@@ -118,6 +118,18 @@ export type FieldRef =
   | { kind: 'eventData'; path: string[] }
   | { kind: 'context'; path: string[] };
 
+/** The operators each kind of field takes (the parser refuses others; the dashboard offers these). */
+export const OPERATORS_BY_FIELD: Record<FieldRef['kind'], readonly ConditionOperator[]> = {
+  email: ['equals', 'notEquals', ...TEXT_OPERATORS, 'in', 'notIn', ...PRESENCE_OPERATORS],
+  subscribed: ['equals', 'notEquals', ...PRESENCE_OPERATORS],
+  date: [...ORDERING_OPERATORS, ...AGE_OPERATORS, ...PRESENCE_OPERATORS],
+  data: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
+  event: EVENT_OPERATORS,
+  segment: SEGMENT_OPERATORS,
+  eventData: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
+  context: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
+};
+
 const pathOf = (rest: string): string[] | undefined => {
   const path = rest.split('.');
   return path.every((key) => key !== '') ? path : undefined;

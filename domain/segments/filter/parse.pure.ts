@@ -1,14 +1,8 @@
 import {
-  AGE_OPERATORS,
   CONDITION_OPERATORS,
-  EVENT_OPERATORS,
   FILTER_LOGICS,
   MAX_FILTER_DEPTH,
-  ORDERING_OPERATORS,
-  PRESENCE_OPERATORS,
-  SEGMENT_OPERATORS,
-  TEXT_OPERATORS,
-  VALUE_OPERATORS,
+  OPERATORS_BY_FIELD,
   parseField,
   type Condition,
   type FilterScope,
@@ -37,17 +31,6 @@ const OPERATOR_ALIASES: Record<string, ConditionOperator> = {
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const OPERATORS_BY_FIELD: Record<FieldRef['kind'], readonly ConditionOperator[]> = {
-  email: ['equals', 'notEquals', ...TEXT_OPERATORS, 'in', 'notIn', ...PRESENCE_OPERATORS],
-  subscribed: ['equals', 'notEquals', ...PRESENCE_OPERATORS],
-  date: [...ORDERING_OPERATORS, ...AGE_OPERATORS, ...PRESENCE_OPERATORS],
-  data: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
-  event: EVENT_OPERATORS,
-  segment: SEGMENT_OPERATORS,
-  eventData: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
-  context: [...VALUE_OPERATORS, ...PRESENCE_OPERATORS, ...AGE_OPERATORS],
-};
 
 const FIELD_KIND_NAMES: Record<FieldRef['kind'], string> = {
   email: 'email',

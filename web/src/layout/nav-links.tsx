@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 const LINKS = [
   { to: '/', label: 'Overview' },
   { to: '/contacts', label: 'Contacts' },
+  { to: '/segments', label: 'Segments' },
   { to: '/templates', label: 'Templates' },
   { to: '/activity', label: 'Activity' },
   { to: '/analytics', label: 'Analytics' },

@@ -11,6 +11,7 @@ import { PageHeader } from '../components/page-header';
 import { Select } from '../components/select';
 import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
+import { UnsavedChangesGuard } from '../components/unsaved-changes';
 import { applyApiError } from '../lib/form-errors';
 import { TemplateActions } from './template-actions';
 import { TEMPLATE_FIELDS, templateForm, type TemplateForm } from './template-fields';
@@ -146,6 +147,7 @@ export function TemplateEditor({ projectId, template }: { projectId: string; tem
         </Card>
         <TemplatePreview projectId={projectId} subject={subject} body={body} />
       </div>
+      <UnsavedChangesGuard dirty={isDirty && !save.isPending} />
     </form>
   );
 }

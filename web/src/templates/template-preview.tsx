@@ -15,7 +15,8 @@ export function TemplatePreview({
   subject: string;
   body: string;
 }) {
-  const source = useDebounced({ subject, body }, 250);
+  // Strings, not an object: a fresh object at every render would restart the wait each time.
+  const source = { subject: useDebounced(subject, 250), body: useDebounced(body, 250) };
   const preview = useQuery({
     queryKey: ['project', projectId, 'template-preview', source.subject, source.body],
     queryFn: () => unwrap(api.POST('/templates/preview', { body: source })),
@@ -29,7 +30,12 @@ export function TemplatePreview({
         <span className="text-muted">Subject: </span>
         <span data-testid="preview-subject">{preview.data?.subject ?? ''}</span>
       </p>
-      <PreviewFrame title="Email preview" html={preview.data?.html ?? ''} />
+      {/* Mounted once there is HTML: a frame that starts empty navigates again when it arrives. */}
+      {preview.data ? (
+        <PreviewFrame title="Email preview" html={preview.data.html} />
+      ) : (
+        <div aria-busy="true" className="h-[32rem] w-full rounded-md border border-line bg-white" />
+      )}
       <p className="mt-2 text-xs text-muted">
         Rendered with sample data (Jane Doe, jane.doe@example.com).
       </p>
