@@ -6,6 +6,7 @@ import {
   getCampaign,
   getCampaignStats,
   listCampaigns,
+  measureAudience,
   replaceCampaign,
   sendCampaign,
   sendTestEmail,
@@ -13,6 +14,8 @@ import {
 } from '../../domain/campaigns/campaigns.service.js';
 import { defineRoute } from '../http/route.js';
 import {
+  audienceBody,
+  audienceResult,
   campaignBody,
   campaignIdParams,
   campaignPage,
@@ -36,6 +39,28 @@ const inputOf = (body: CampaignBody): CampaignInput => ({
 });
 
 export const campaignRoutes = () => [
+  defineRoute({
+    method: 'post',
+    path: '/campaigns/audience',
+    summary:
+      'Measure an audience before sending: the contacts it matches and how many a send would reach (saves nothing)',
+    tag: 'Campaigns',
+    auth: 'project',
+    body: audienceBody,
+    response: audienceResult,
+    handler: async ({ sql, auth, body }) => ({
+      success: true as const,
+      data: await measureAudience({
+        sql,
+        projectId: projectIdOf(auth),
+        audienceType: body.audienceType,
+        segmentId: body.segmentId,
+        audienceFilter: body.audienceFilter ?? body.audienceCondition,
+        filterField:
+          body.audienceFilter || !body.audienceCondition ? 'audienceFilter' : 'audienceCondition',
+      }),
+    }),
+  }),
   defineRoute({
     method: 'get',
     path: '/campaigns',

@@ -30,6 +30,13 @@ export const campaignBody = z.object({
   audienceCondition: filterInput.optional().meta({ description: 'Alias of audienceFilter' }),
 });
 
+export const audienceBody = campaignBody.pick({
+  audienceType: true,
+  segmentId: true,
+  audienceFilter: true,
+  audienceCondition: true,
+});
+
 export const listCampaignsQuery = cursorQuery.extend({
   status: z
     .string()
@@ -85,6 +92,14 @@ export const campaignPage = wrapped(
     total: z.number().int().describe('On the first page only (0 after)'),
     cursor: z.string().nullable(),
     hasMore: z.boolean(),
+  }),
+);
+
+export const audienceResult = wrapped(
+  z.object({
+    matching: z.number().int().describe('Contacts the audience matches now'),
+    reachable: z.number().int().describe('Of them, those a send would mail now'),
+    skipped: z.number().int().describe('Of them, unsubscribed or suppressed: a send skips them'),
   }),
 );
 

@@ -114,6 +114,23 @@ export async function countReachableAudience(
   return row?.n ?? 0;
 }
 
+/** How many contacts an audience matches now, and how many of them a send would reach. */
+export async function measureAudienceRows(
+  sql: Sql,
+  { projectId, audience }: { projectId: string; audience: SqlFragment | undefined },
+): Promise<{ matching: number; reachable: number }> {
+  const n = audience?.params.length ?? 0;
+  const [row] = await sql.query<{ matching: number; reachable: number }>(
+    `SELECT count(*)::int AS matching,
+            count(*) FILTER (WHERE ${CAMPAIGN_BLOCKED_REASON} IS NULL)::int AS reachable
+       FROM contacts c
+       ${CAMPAIGN_SUPPRESSION_JOIN}
+      WHERE c.project_id = $${n + 1}::uuid AND (${audience?.text ?? 'true'})`,
+    [...(audience?.params ?? []), projectId],
+  );
+  return row ?? { matching: 0, reachable: 0 };
+}
+
 export async function countRecipients(
   sql: Sql,
   { campaignId }: { campaignId: string },

@@ -14,3 +14,4 @@ export {
   type CampaignStats,
 } from './read-campaigns.js';
 export { cancelCampaign, sendCampaign, sendTestEmail } from './send-campaign.js';
+export { measureAudience } from './measure-audience.js';

@@ -108,6 +108,30 @@ const segmentRoute = createRoute({
   component: lazyRouteComponent(() => import('./segments/segment-page'), 'SegmentPage'),
 });
 
+const campaignsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/campaigns',
+  component: lazyRouteComponent(() => import('./campaigns/campaigns-page'), 'CampaignsPage'),
+});
+const newCampaignRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/campaigns/new',
+  component: lazyRouteComponent(() => import('./campaigns/campaign-page'), 'NewCampaignPage'),
+});
+const campaignRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/campaigns/$campaignId',
+  component: lazyRouteComponent(() => import('./campaigns/campaign-page'), 'CampaignPage'),
+});
+const campaignStatsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/campaigns/$campaignId/stats',
+  component: lazyRouteComponent(
+    () => import('./campaigns/campaign-stats-page'),
+    'CampaignStatsPage',
+  ),
+});
+
 const contactFieldsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/contacts/fields',
@@ -146,6 +170,10 @@ const routeTree = rootRoute.addChildren([
     segmentsRoute,
     newSegmentRoute,
     segmentRoute,
+    campaignsRoute,
+    newCampaignRoute,
+    campaignRoute,
+    campaignStatsRoute,
     templatesRoute,
     templateRoute,
     domainsRoute,

@@ -8,8 +8,8 @@ import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { formatNumber } from '../lib/format';
 import type { BulkAction, StartedBulkJob } from './bulk-actions';
-import { ProgressBar } from './progress-bar';
-import { TemporalRunLink } from './temporal-link';
+import { ProgressBar } from '../components/progress-bar';
+import { TemporalRunLink } from '../components/temporal-link';
 
 type BulkJob = ResponseOf<'/contacts/bulk/{jobId}', 'get'>;
 

@@ -1,7 +1,7 @@
 import type { ResponseOf } from '../api/types';
 import { formatNumber } from '../lib/format';
-import { ProgressBar } from './progress-bar';
-import { TemporalRunLink } from './temporal-link';
+import { ProgressBar } from '../components/progress-bar';
+import { TemporalRunLink } from '../components/temporal-link';
 
 type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
 

@@ -4,6 +4,7 @@ const LINKS = [
   { to: '/', label: 'Overview' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/segments', label: 'Segments' },
+  { to: '/campaigns', label: 'Campaigns' },
   { to: '/templates', label: 'Templates' },
   { to: '/activity', label: 'Activity' },
   { to: '/analytics', label: 'Analytics' },
