@@ -269,6 +269,15 @@ async function signupCounter(sk: Sk) {
   });
 }
 
+/**
+ * The counter's executions once all have ended: it allows reentry only after an execution ends,
+ * so a signup tracked while its last one still runs would (rightly) start none.
+ */
+async function counterSettled(sk: Sk, counterId: string, count: number) {
+  const executions = await waitForExecutions(stack.api, sk, counterId, { count });
+  for (const x of executions) await waitForExecution(stack.api, sk, counterId, x.id, ended);
+}
+
 async function executionsOf(sk: Sk, workflowId: string) {
   const res = await stack.api.get(`/workflows/${workflowId}/executions?limit=100`, sk);
   expect(res.status, res.text).toBe(200);
@@ -287,6 +296,7 @@ describe('reentry', () => {
     await track(stack.api, sk, email, 'signup');
     const [first] = await waitForExecutions(stack.api, sk, once.id);
     await waitForExecution(stack.api, sk, once.id, first!.id, ended);
+    await counterSettled(sk, counter.id, 1);
     await track(stack.api, sk, email, 'signup');
     await waitForExecutions(stack.api, sk, counter.id, { count: 2 });
     expect(await executionsOf(sk, once.id)).toHaveLength(1);
@@ -296,12 +306,14 @@ describe('reentry', () => {
     const { sk } = await projectFixture(stack.api);
     const again = await buildWorkflow(stack.api, sk, {
       allowReentry: true,
-      steps: { pause: { type: 'DELAY', config: { amount: 2, unit: 'seconds' } } },
+      // Long enough that the counter settles while this first execution still waits.
+      steps: { pause: { type: 'DELAY', config: { amount: 5, unit: 'seconds' } } },
     });
     const counter = await signupCounter(sk);
     const email = uniqueEmail('again').toLowerCase();
     await track(stack.api, sk, email, 'signup');
     const [first] = await waitForExecutions(stack.api, sk, again.id);
+    await counterSettled(sk, counter.id, 1);
     await track(stack.api, sk, email, 'signup'); // while the first is still waiting
     await waitForExecutions(stack.api, sk, counter.id, { count: 2 });
     expect(await executionsOf(sk, again.id)).toHaveLength(1);
