@@ -14,6 +14,7 @@ import {
   getWorkflow,
   listWorkflows,
   workflowFields,
+  workflowStepCounts,
 } from '../../domain/automation/read-workflows.js';
 import { defineRoute } from '../http/route.js';
 import {
@@ -33,6 +34,7 @@ import {
   workflowFieldsView,
   workflowIdParams,
   workflowPage,
+  workflowStepCountsView,
 } from './workflows.schemas.js';
 import { projectIdOf } from './session-user.js';
 
@@ -101,6 +103,18 @@ export const workflowRoutes = () => [
     response: workflowDetailView,
     handler: async ({ sql, auth, params }) =>
       getWorkflow({ sql, projectId: projectIdOf(auth), workflowId: params.id }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/workflows/:id/step-counts',
+    summary:
+      'Per step: executions that completed it, are at it now, and ended there EXITED or FAILED',
+    tag: 'Workflows',
+    auth: 'project',
+    params: workflowIdParams,
+    response: workflowStepCountsView,
+    handler: async ({ sql, auth, params }) =>
+      workflowStepCounts({ sql, projectId: projectIdOf(auth), workflowId: params.id }),
   }),
   defineRoute({
     method: 'patch',

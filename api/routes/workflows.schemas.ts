@@ -214,3 +214,16 @@ export const executionPage = z.object({
   cursor: z.string().nullable(),
   hasMore: z.boolean(),
 });
+
+const count = z.number().int();
+export const workflowStepCountsView = z.object({
+  steps: z.array(
+    z.object({
+      stepId: z.uuid(),
+      passed: count.describe('Executions that completed the step'),
+      here: count.describe('Executions at the step now (RUNNING or WAITING there)'),
+      exited: count.describe('Executions that ended EXITED at the step'),
+      failed: count.describe('Executions that ended FAILED at the step'),
+    }),
+  ),
+});

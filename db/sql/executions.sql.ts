@@ -288,3 +288,42 @@ export async function isExecutionActive(
   );
   return rows.length > 0;
 }
+
+export interface StepCountRow {
+  step_id: string;
+  passed: number;
+  here: number;
+  exited: number;
+  failed: number;
+}
+
+/**
+ * Per step of a workflow: executions that completed it, executions at it now (RUNNING or
+ * WAITING there), and executions that ended there EXITED or FAILED. One pass over the workflow's
+ * executions (its index) and their step logs.
+ */
+export async function countExecutionsByStep(
+  sql: Sql,
+  { workflowId }: { workflowId: string },
+): Promise<StepCountRow[]> {
+  return sql.query<StepCountRow>(
+    `WITH runs AS (SELECT id, status, current_step_id FROM executions WHERE workflow_id = $1),
+          passed AS (
+            SELECT s.step_id, count(DISTINCT s.execution_id)::int AS n
+              FROM execution_steps s JOIN runs r ON r.id = s.execution_id
+             WHERE s.status = 'COMPLETED'
+             GROUP BY s.step_id),
+          ended AS (
+            SELECT current_step_id AS step_id,
+                   count(*) FILTER (WHERE status IN ('RUNNING', 'WAITING'))::int AS here,
+                   count(*) FILTER (WHERE status = 'EXITED')::int AS exited,
+                   count(*) FILTER (WHERE status = 'FAILED')::int AS failed
+              FROM runs WHERE current_step_id IS NOT NULL
+             GROUP BY current_step_id)
+     SELECT coalesce(p.step_id, e.step_id) AS step_id, coalesce(p.n, 0) AS passed,
+            coalesce(e.here, 0) AS here, coalesce(e.exited, 0) AS exited,
+            coalesce(e.failed, 0) AS failed
+       FROM passed p FULL JOIN ended e ON e.step_id = p.step_id`,
+    [workflowId],
+  );
+}

@@ -1,3 +1,4 @@
+import { countExecutionsByStep } from '../../db/sql/executions.sql.js';
 import { countExecutionsByStatus, listWorkflowRows } from '../../db/sql/workflows.sql.js';
 import { eventNamesWithDataKeys } from '../../db/sql/events.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
@@ -91,5 +92,30 @@ export async function workflowFields({
       coverage: f.coverage,
     })),
     events: events.map((e) => ({ name: e.name, fields: e.keys.map((key) => `event.${key}`) })),
+  };
+}
+
+/** Per step: how many executions passed it, are at it now, and ended there (EXITED or FAILED). */
+export async function workflowStepCounts({
+  sql,
+  projectId,
+  workflowId,
+}: {
+  sql: Sql;
+  projectId: string;
+  workflowId: string;
+}): Promise<{
+  steps: { stepId: string; passed: number; here: number; exited: number; failed: number }[];
+}> {
+  await requireWorkflow(sql, { projectId, workflowId });
+  const rows = await countExecutionsByStep(sql, { workflowId });
+  return {
+    steps: rows.map((r) => ({
+      stepId: r.step_id,
+      passed: r.passed,
+      here: r.here,
+      exited: r.exited,
+      failed: r.failed,
+    })),
   };
 }

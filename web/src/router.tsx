@@ -132,6 +132,30 @@ const campaignStatsRoute = createRoute({
   ),
 });
 
+const workflowsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/workflows',
+  component: lazyRouteComponent(() => import('./workflows/workflows-page'), 'WorkflowsPage'),
+});
+const workflowRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/workflows/$workflowId',
+  component: lazyRouteComponent(
+    () => import('./workflows/workflow-editor-page'),
+    'WorkflowEditorPage',
+  ),
+});
+const executionsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/workflows/$workflowId/executions',
+  component: lazyRouteComponent(() => import('./workflows/executions-page'), 'ExecutionsPage'),
+});
+const executionRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/workflows/$workflowId/executions/$executionId',
+  component: lazyRouteComponent(() => import('./workflows/execution-page'), 'ExecutionPage'),
+});
+
 const contactFieldsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/contacts/fields',
@@ -174,6 +198,10 @@ const routeTree = rootRoute.addChildren([
     newCampaignRoute,
     campaignRoute,
     campaignStatsRoute,
+    workflowsRoute,
+    workflowRoute,
+    executionsRoute,
+    executionRoute,
     templatesRoute,
     templateRoute,
     domainsRoute,

@@ -2,6 +2,7 @@ import {
   OPERATORS_BY_FIELD,
   parseField,
   type ConditionOperator,
+  type FilterScope,
 } from '../../../domain/segments/filter/ast.pure';
 import type { Condition } from './filter-model';
 import { OPERATOR_LABELS, operandKindOf } from './operand-kind';
@@ -14,14 +15,14 @@ const OTHER_DATA_KEY = '__other_data_key__';
 const GROUPS = ['Contact', 'Contact data', 'Events', 'Segments'] as const;
 
 /** The operators a field takes (all of them for a field the language does not know yet). */
-function operatorsFor(field: string): readonly ConditionOperator[] {
-  const ref = parseField(field);
+function operatorsFor(field: string, scope: FilterScope): readonly ConditionOperator[] {
+  const ref = parseField(field, scope);
   return ref ? OPERATORS_BY_FIELD[ref.kind] : OPERATORS_BY_FIELD.data;
 }
 
 /** The condition after its field changed: the operator kept when the new field takes it. */
-function withField(condition: Condition, field: string): Condition {
-  const operators = operatorsFor(field);
+function withField(condition: Condition, field: string, scope: FilterScope): Condition {
+  const operators = operatorsFor(field, scope);
   const operator = operators.includes(condition.operator) ? condition.operator : operators[0]!;
   return operator === condition.operator
     ? { ...condition, field }
@@ -36,8 +37,11 @@ export function ConditionRow({
   errors,
   onChange,
   onRemove,
+  scope = 'segment',
 }: {
   label: string;
+  /** Where the condition is read: a segment's filter, or a workflow's CONDITION step. */
+  scope?: FilterScope;
   condition: Condition;
   options: FieldOption[];
   errors: string[] | undefined;
@@ -47,7 +51,7 @@ export function ConditionRow({
   const known = options.find((o) => o.value === condition.field);
   const isOtherDataKey = !known && condition.field.startsWith('data.');
   const type: FieldValueType = known?.type ?? 'string';
-  const operators = operatorsFor(condition.field);
+  const operators = operatorsFor(condition.field, scope);
   const kind = operandKindOf(condition.operator);
   const invalid = (errors?.length ?? 0) > 0;
   const errorId = `${label.replace(/\W+/g, '-')}-errors`;
@@ -66,7 +70,11 @@ export function ConditionRow({
           value={isOtherDataKey ? OTHER_DATA_KEY : condition.field}
           onChange={(e) =>
             onChange(
-              withField(condition, e.target.value === OTHER_DATA_KEY ? 'data.' : e.target.value),
+              withField(
+                condition,
+                e.target.value === OTHER_DATA_KEY ? 'data.' : e.target.value,
+                scope,
+              ),
             )
           }
         >

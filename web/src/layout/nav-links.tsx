@@ -5,6 +5,7 @@ const LINKS = [
   { to: '/contacts', label: 'Contacts' },
   { to: '/segments', label: 'Segments' },
   { to: '/campaigns', label: 'Campaigns' },
+  { to: '/workflows', label: 'Workflows' },
   { to: '/templates', label: 'Templates' },
   { to: '/activity', label: 'Activity' },
   { to: '/analytics', label: 'Analytics' },

@@ -1,0 +1,118 @@
+import {
+  Background,
+  Controls,
+  ReactFlow,
+  useEdgesState,
+  useNodesState,
+  useReactFlow,
+  type Connection,
+  type Edge,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useEffect, useMemo } from 'react';
+import { toFlow, TRIGGER_ID, type GraphNode } from './graph-layout';
+import { CanvasContext, NODE_TYPES, type CanvasInfo } from './step-node';
+import type { Step, Transition } from './workflow-queries';
+
+/**
+ * The workflow's graph on a React Flow canvas, laid out by dagre. Editable: connect handles to
+ * add a transition, Delete/Backspace to remove the selection, drag to place a step. Read-only:
+ * the same graph for an execution's path.
+ */
+export function WorkflowCanvas({
+  trigger,
+  steps,
+  transitions,
+  info,
+  editable,
+  selectedId,
+  onSelect,
+  onConnect,
+  onDeleteSteps,
+  onDeleteTransitions,
+  onMoveStep,
+  label,
+}: {
+  trigger: string;
+  steps: Step[];
+  transitions: Transition[];
+  info: CanvasInfo;
+  editable: boolean;
+  selectedId?: string;
+  onSelect?: (id: string | undefined) => void;
+  onConnect?: (connection: Connection) => void;
+  onDeleteSteps?: (ids: string[]) => void;
+  onDeleteTransitions?: (ids: string[]) => void;
+  onMoveStep?: (id: string, position: { x: number; y: number }) => void;
+  label: string;
+}) {
+  const flow = useMemo(() => toFlow(trigger, steps, transitions), [trigger, steps, transitions]);
+  const [nodes, setNodes, onNodesChange] = useNodesState<GraphNode>(flow.nodes);
+  const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(flow.edges);
+  useEffect(() => {
+    setNodes(flow.nodes.map((n) => ({ ...n, selected: n.id === selectedId })));
+    setEdges(
+      flow.edges.map((e) =>
+        info.taken?.has(e.source === TRIGGER_ID ? `trigger->${e.target}` : e.id)
+          ? {
+              ...e,
+              animated: true,
+              style: { ...e.style, stroke: 'var(--color-accent)', strokeWidth: 2.5 },
+            }
+          : e,
+      ),
+    );
+  }, [flow, selectedId, info.taken, setNodes, setEdges]);
+
+  return (
+    <CanvasContext.Provider value={info}>
+      <div
+        role="region"
+        aria-label={label}
+        className="h-[32rem] w-full overflow-hidden rounded-lg border border-line bg-surface lg:h-[40rem]"
+      >
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          nodesDraggable={editable}
+          nodesConnectable={editable}
+          elementsSelectable
+          deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
+          onConnect={onConnect}
+          onNodeClick={(_, node) => onSelect?.(node.id)}
+          onPaneClick={() => onSelect?.(undefined)}
+          onNodesDelete={(deleted) =>
+            onDeleteSteps?.(deleted.map((n) => n.id).filter((id) => id !== TRIGGER_ID))
+          }
+          onEdgesDelete={(deleted) =>
+            onDeleteTransitions?.(deleted.filter((e) => e.source !== TRIGGER_ID).map((e) => e.id))
+          }
+          onNodeDragStop={(_, node) => {
+            if (node.id !== TRIGGER_ID) onMoveStep?.(node.id, node.position);
+          }}
+          fitView
+          fitViewOptions={{ padding: 0.2 }}
+          minZoom={0.2}
+          proOptions={{ hideAttribution: true }}
+        >
+          <FitWhenStepsChange count={`${steps.length}:${transitions.length}`} />
+          <Background gap={20} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+    </CanvasContext.Provider>
+  );
+}
+
+/** Fits the whole graph in view again when a step is added or removed (fitView is initial only). */
+function FitWhenStepsChange({ count }: { count: string }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    const timer = setTimeout(() => void flow.fitView({ padding: 0.2, duration: 0 }), 50);
+    return () => clearTimeout(timer);
+  }, [count, flow]);
+  return null;
+}
