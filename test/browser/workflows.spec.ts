@@ -157,13 +157,33 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
   await snap('editor-problem');
   await link(page, 'timeout branch of Wait for event', 'Condition', 5);
   await expect(page.getByTestId('workflow-problems')).toHaveCount(0);
+
+  // A step inserted on a link: the condition's yes now passes through a tag first.
+  const workflowId = /\/workflows\/([0-9a-f-]{36})$/.exec(page.url())?.[1] as string;
+  const links = async () =>
+    (
+      (await (await request.get(`/workflows/${workflowId}`, { headers })).json()) as {
+        transitions: { id: string; branch: string | null; fromStepId: string; toStepId: string }[];
+      }
+    ).transitions;
+  const yes = (await links()).find((t) => t.branch === 'yes');
+  await page.getByTestId(`rf__edge-${yes?.id}`).click();
+  await page.getByLabel('Insert a step here').selectOption({ label: 'Add tag' });
+  await page.getByRole('button', { name: 'Insert', exact: true }).click();
+  const tag = page.getByRole('form', { name: 'New Add tag step' });
+  await tag.getByLabel('Tag').fill('activated');
+  await tag.getByRole('button', { name: 'Add step' }).click();
+  await expect(tag).toBeHidden();
+  await expect(
+    page.locator('.react-flow__edge:not([data-testid^="rf__edge-trigger->"])'),
+  ).toHaveCount(6);
+  await expect(page.getByTestId('workflow-problems')).toHaveCount(0);
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(page.getByTestId('workflow-state')).toContainText('Enabled');
   await checkA11y();
   await snap('editor');
 
   // Two signups, one activation: one path to the update, one to the exit after the timeout.
-  const workflowId = /\/workflows\/([0-9a-f-]{36})$/.exec(page.url())?.[1] as string;
   for (const email of [pro, free]) {
     const res = await request.post('/v1/track', { headers, data: { email, event: 'signup' } });
     expect(res.status(), await res.text()).toBe(200);
@@ -190,6 +210,7 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
   // The editor draws the counts on its nodes.
   await expect(node(page, 'Condition').getByTestId('step-counts')).toContainText('2 passed');
   await expect(node(page, 'Update contact').getByTestId('step-counts')).toContainText('1 passed');
+  await expect(node(page, 'Add tag').getByTestId('step-counts')).toContainText('1 passed');
   await expect(node(page, 'Exit').getByTestId('step-counts')).toContainText('1 exited');
   await expect(node(page, 'Send email').getByTestId('step-counts')).toContainText('2 passed');
 
@@ -202,6 +223,10 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
   const path = page.getByRole('region', { name: 'Path of this execution' });
   await expect(page.getByTestId('execution-status')).toContainText('completed');
   await expect(path.getByRole('group', { name: 'Step Update contact' })).toHaveAttribute(
+    'data-visited',
+    'true',
+  );
+  await expect(path.getByRole('group', { name: 'Step Add tag' })).toHaveAttribute(
     'data-visited',
     'true',
   );

@@ -1,6 +1,12 @@
 import dagre from '@dagrejs/dagre';
 import type { Edge, Node } from '@xyflow/react';
-import { kindOf } from '../../../domain/automation/step-type.pure';
+import {
+  kindOf,
+  STEP_KINDS,
+  STEP_TYPES,
+  type StepKind,
+  type StepType,
+} from '../../../domain/automation/step-type.pure';
 import type { GraphStep } from '../../../domain/automation/step-config.pure';
 import type { Step, Transition } from './workflow-queries';
 
@@ -97,3 +103,9 @@ function handlesInTargetOrder(
   };
   return [...handles].sort((a, b) => targetX(a) - targetX(b));
 }
+
+/** Step types that fit on a link: one way in, one plain way on (no branches, not an end). */
+export const INSERTABLE_TYPES: StepType[] = STEP_TYPES.filter((type) => {
+  const kind = STEP_KINDS[type] as StepKind<unknown>;
+  return kind.branches.length === 0 && !kind.ends;
+});

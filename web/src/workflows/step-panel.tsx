@@ -12,7 +12,7 @@ import type { FieldOption } from '../filters/use-filter-fields';
 import { initialConfig, StepConfigFields, type Config } from './step-config-fields';
 import { STEP_LABELS } from './step-summary';
 import type { WorkflowEdits } from './use-workflow-edits';
-import type { Step } from './workflow-queries';
+import type { Step, Transition } from './workflow-queries';
 
 const STANDARD: FieldOption[] = [
   { value: 'email', label: 'Email', group: 'Contact', type: 'string' },
@@ -50,8 +50,11 @@ export function StepPanel({
   edits,
   triggerEvent,
   onDone,
+  insertOn,
 }: {
   step?: Step;
+  /** A new step goes on this link: from its step (same branch) to the new one, then on. */
+  insertOn?: Transition;
   type: StepType;
   edits: WorkflowEdits;
   triggerEvent: string | null;
@@ -99,7 +102,23 @@ export function StepPanel({
         onDone(step.id);
       } else {
         const created = await edits.addStep.mutateAsync({ type, name: name || null, config });
-        toast(`${STEP_LABELS[type]} added: connect it on the canvas`);
+        if (insertOn) {
+          // The new step's way on first, then the old link gives way to the one into it.
+          await edits.addTransition.mutateAsync({
+            fromStepId: created.id,
+            toStepId: insertOn.toStepId,
+            branch: null,
+          });
+          await edits.deleteTransitions.mutateAsync([insertOn.id]);
+          await edits.addTransition.mutateAsync({
+            fromStepId: insertOn.fromStepId,
+            toStepId: created.id,
+            branch: insertOn.branch,
+          });
+          toast(`${STEP_LABELS[type]} inserted`);
+        } else {
+          toast(`${STEP_LABELS[type]} added: connect it on the canvas`);
+        }
         onDone(created.id);
       }
     } catch (e) {

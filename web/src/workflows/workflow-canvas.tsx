@@ -83,6 +83,9 @@ export function WorkflowCanvas({
           deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
           onConnect={onConnect}
           onNodeClick={(_, node) => onSelect?.(node.id)}
+          onEdgeClick={(_, edge) => {
+            if (edge.source !== TRIGGER_ID) onSelect?.(edge.id);
+          }}
           onPaneClick={() => onSelect?.(undefined)}
           onNodesDelete={(deleted) =>
             onDeleteSteps?.(deleted.map((n) => n.id).filter((id) => id !== TRIGGER_ID))

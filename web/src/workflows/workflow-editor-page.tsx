@@ -12,9 +12,10 @@ import { ApiError } from '../api/client';
 import { Button } from '../components/button';
 import { Card } from '../components/card';
 import { PageHeader } from '../components/page-header';
+import { Select } from '../components/select';
 import { ErrorState, Loading } from '../components/states';
 import { useToast } from '../components/toast';
-import { TRIGGER_ID } from './graph-layout';
+import { INSERTABLE_TYPES, TRIGGER_ID } from './graph-layout';
 import { StepPanel } from './step-panel';
 import { STEP_LABELS } from './step-summary';
 import { TriggerPanel, triggerLabel } from './trigger-panel';
@@ -66,6 +67,12 @@ function WorkflowEditor({ workflow }: { workflow: Workflow }) {
     [counts.data, problems, templates.data],
   );
   const step = workflow.steps.find((s) => s.id === selected);
+  const transition = workflow.transitions.find((t) => t.id === selected);
+  const [inserting, setInserting] = useState<{ on: string; type: StepType }>();
+  const stepName = (id: string) => {
+    const s = workflow.steps.find((x) => x.id === id);
+    return s ? s.name || STEP_LABELS[s.type] : 'a step';
+  };
 
   const connect = (c: Connection) => {
     if (!c.source || !c.target) return;
@@ -181,7 +188,32 @@ function WorkflowEditor({ workflow }: { workflow: Workflow }) {
             </div>
           </Card>
           <Card>
-            {adding ? (
+            {inserting && transition && inserting.on === transition.id ? (
+              <StepPanel
+                key={`insert-${transition.id}-${inserting.type}`}
+                type={inserting.type}
+                insertOn={transition}
+                edits={edits}
+                triggerEvent={workflow.triggerConfig.eventName ?? null}
+                onDone={() => {
+                  setInserting(undefined);
+                  setSelected(undefined);
+                }}
+              />
+            ) : transition ? (
+              <LinkPanel
+                from={stepName(transition.fromStepId)}
+                to={stepName(transition.toStepId)}
+                branch={transition.branch}
+                busy={edits.deleteTransitions.isPending}
+                onInsert={(type) => setInserting({ on: transition.id, type })}
+                onDelete={() =>
+                  edits.deleteTransitions.mutate([transition.id], {
+                    onSuccess: () => setSelected(undefined),
+                  })
+                }
+              />
+            ) : adding ? (
               <StepPanel
                 key={`new-${adding}`}
                 type={adding}
@@ -231,5 +263,53 @@ function WorkflowEditor({ workflow }: { workflow: Workflow }) {
         </aside>
       </div>
     </>
+  );
+}
+
+/** A selected link: insert a step on it, or remove it. */
+function LinkPanel({
+  from,
+  to,
+  branch,
+  busy,
+  onInsert,
+  onDelete,
+}: {
+  from: string;
+  to: string;
+  branch: string | null;
+  busy: boolean;
+  onInsert: (type: StepType) => void;
+  onDelete: () => void;
+}) {
+  const [type, setType] = useState<StepType>('DELAY');
+  return (
+    <div className="flex flex-col gap-3">
+      <h2 className="text-base font-semibold">Link</h2>
+      <p className="text-sm">
+        From <strong>{from}</strong>
+        {branch ? ` (${branch})` : ''} to <strong>{to}</strong>.
+      </p>
+      <div className="flex items-end gap-2">
+        <Select
+          label="Insert a step here"
+          className="flex-1"
+          value={type}
+          onChange={(e) => setType(e.target.value as StepType)}
+          options={INSERTABLE_TYPES.map((t) => ({
+            value: t,
+            label: STEP_LABELS[t],
+          }))}
+        />
+        <Button variant="secondary" onClick={() => onInsert(type)}>
+          Insert
+        </Button>
+      </div>
+      <div>
+        <Button variant="danger" busy={busy} onClick={onDelete}>
+          Delete link
+        </Button>
+      </div>
+    </div>
   );
 }
