@@ -110,7 +110,7 @@ test('compose a campaign to a segment from a template, schedule it, watch it sen
   await page.getByRole('button', { name: 'Send a test' }).click();
   await page.getByRole('dialog', { name: 'Send a test' }).getByLabel('Send to').fill(tester);
   await page.getByRole('button', { name: 'Send test', exact: true }).click();
-  await expect(page.getByText(`Test sent to ${tester}`)).toBeVisible();
+  await expect(page.getByText(`Test sent to ${tester}`, { exact: true })).toBeVisible();
   await stack.smtp.waitFor(
     (m) => m.to.includes(tester) && m.parsed.subject === `[TEST] Spring news ${tag}`,
   );

@@ -81,6 +81,8 @@ test('verify a domain, write a template with a live preview, send a test; hostil
   await expect(page.getByTestId('preview-subject')).toHaveText('Hi Jane, welcome');
   const body = page.getByRole('textbox', { name: 'HTML body' });
   await body.click();
+  // The field becomes the code editor (CodeMirror, loaded on first focus) and keeps the focus.
+  await expect(page.locator('.cm-content')).toBeFocused();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type('<h2>Glad you came, {{ email }}</h2>');
   await expect(
@@ -108,6 +110,8 @@ test('verify a domain, write a template with a live preview, send a test; hostil
 
   // Hostile HTML in the preview: no script, no handler, no javascript: link runs.
   await body.click();
+  // The field becomes the code editor (CodeMirror, loaded on first focus) and keeps the focus.
+  await expect(page.locator('.cm-content')).toBeFocused();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.insertText(HOSTILE);
   await expect(preview.getByText('Hostile')).toBeVisible();

@@ -1,17 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import { api, unwrap } from '../api/client';
 import { useProjectId } from '../api/use-project';
 import { Card } from '../components/card';
 import { Input } from '../components/input';
 import { Select } from '../components/select';
+import { CodeField } from '../templates/code-field';
 import { TemplatePreview } from '../templates/template-preview';
 import type { CampaignForm } from './campaign-form';
-
-const CodeEditor = lazy(() =>
-  import('../templates/code-editor').then((m) => ({ default: m.CodeEditor })),
-);
 
 /** What the email says and who it is from: a template to start from, or written here. */
 export function CampaignContent({
@@ -134,16 +131,12 @@ export function CampaignContent({
                   {field.value}
                 </pre>
               ) : (
-                <Suspense
-                  fallback={<div aria-busy="true" className="h-64 rounded-md border border-line" />}
-                >
-                  <CodeEditor
-                    key={editorVersion}
-                    label="HTML body"
-                    value={field.value}
-                    onChange={field.onChange}
-                  />
-                </Suspense>
+                <CodeField
+                  key={editorVersion}
+                  label="HTML body"
+                  value={field.value}
+                  onChange={field.onChange}
+                />
               )
             }
           />

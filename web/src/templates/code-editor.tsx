@@ -2,7 +2,7 @@ import { html } from '@codemirror/lang-html';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import { basicSetup, EditorView } from 'codemirror';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--color-panel)', color: 'var(--color-fg)', fontSize: '13px' },
@@ -32,10 +32,13 @@ export function CodeEditor({
   value,
   onChange,
   label,
+  focusWith,
 }: {
   value: string;
   onChange: (value: string) => void;
   label: string;
+  /** Focus on mount with this selection (taking over from the plain field the user was in). */
+  focusWith?: { anchor: number; head: number };
 }) {
   const host = useRef<HTMLDivElement>(null);
   const changed = useRef(onChange);
@@ -43,8 +46,11 @@ export function CodeEditor({
     changed.current = onChange;
   }, [onChange]);
   const initial = useRef(value);
+  const takeOver = useRef(focusWith);
 
-  useEffect(() => {
+  // Before paint, in the commit that mounts it: a key pressed as it replaces a plain field
+  // lands in the editor, not on the page.
+  useLayoutEffect(() => {
     const view = new EditorView({
       doc: initial.current,
       parent: host.current as HTMLDivElement,
@@ -60,6 +66,14 @@ export function CodeEditor({
         }),
       ],
     });
+    const selection = takeOver.current;
+    if (selection) {
+      const end = view.state.doc.length;
+      view.dispatch({
+        selection: { anchor: Math.min(selection.anchor, end), head: Math.min(selection.head, end) },
+      });
+      view.focus();
+    }
     return () => view.destroy();
   }, [label]);
 

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { api, unwrap } from '../api/client';
 import type { ResponseOf } from '../api/types';
@@ -13,12 +13,10 @@ import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { UnsavedChangesGuard } from '../components/unsaved-changes';
 import { applyApiError } from '../lib/form-errors';
+import { CodeField } from './code-field';
 import { TemplateActions } from './template-actions';
 import { TEMPLATE_FIELDS, templateForm, type TemplateForm } from './template-fields';
 import { TemplatePreview } from './template-preview';
-
-// CodeMirror is most of this page's code: the form and the preview paint before it arrives.
-const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.CodeEditor })));
 
 type Template = ResponseOf<'/templates/{id}', 'get'>;
 
@@ -129,13 +127,7 @@ export function TemplateEditor({ projectId, template }: { projectId: string; tem
               control={form.control}
               name="body"
               render={({ field }) => (
-                <Suspense
-                  fallback={
-                    <div aria-busy="true" className="h-64 rounded-md border border-line bg-panel" />
-                  }
-                >
-                  <CodeEditor label="HTML body" value={field.value} onChange={field.onChange} />
-                </Suspense>
+                <CodeField label="HTML body" value={field.value} onChange={field.onChange} />
               )}
             />
             {errors.body ? <p className="text-xs text-danger">{errors.body.message}</p> : null}
