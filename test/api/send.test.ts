@@ -5,6 +5,7 @@ import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { keepHistory, keepHistoryOfCompletedRun } from '../helpers/histories.js';
+import { closedRunResult } from '../helpers/temporal-runs.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -335,7 +336,8 @@ describe('POST /v1/send', () => {
       expect(res.status).toBe(200);
       await stack.smtp.waitFor((m) => m.to.includes(to), { timeoutMs: 30_000 });
       await waitForStatus([res.body.data.emails[0].email], 'SENT');
-      await new Promise((r) => setTimeout(r, 1500));
+      // Once its send-email run has closed, no retry can send it again: then count.
+      expect(await closedRunResult(`email-${res.body.data.emails[0].email}`)).toBe('SENT');
       expect(refusals).toBe(2);
       expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
       // The first refusal handed the email to a send-email workflow of its own, which retried.
