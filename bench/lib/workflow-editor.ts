@@ -76,7 +76,8 @@ export async function dragFrameTimes(
   await context.addCookies([{ name, value, url: new URL(url).origin }]);
   const page = await context.newPage();
   await page.goto(url);
-  await page.waitForFunction(EDITOR_READY, undefined, { timeout: 30_000 });
+  // A locator, not waitForFunction: the page's CSP refuses the eval that a string predicate needs.
+  await page.locator('.react-flow__node').nth(STEPS).waitFor({ timeout: 30_000 });
   await page.waitForTimeout(500);
   const box = await page.locator('.react-flow__node-step').nth(10).boundingBox();
   if (!box) throw new Error('no node to drag');

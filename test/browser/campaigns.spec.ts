@@ -168,5 +168,24 @@ test('compose a campaign to a segment from a template, schedule it, watch it sen
   await expect(page.getByRole('heading', { name: 'Spring news (copy): stats' })).toBeVisible();
   await expect(page.getByTestId('campaign-status')).toHaveText('sent', { timeout: 60_000 });
   await expect.poll(() => received().length).toBe(reachable.length * 2);
+
+  // A scheduled copy is cancelled before its time: nothing more is sent.
+  await page.goto('/app/campaigns');
+  await expect(page.getByRole('cell', { name: 'Pro plan (4)' }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Duplicate Spring news (copy)' }).click();
+  await expect(page.getByRole('heading', { name: 'Spring news (copy) (copy)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Schedule' }).click();
+  const later = page.getByRole('dialog', { name: 'Schedule the send' });
+  await later.getByLabel(/^Send at/).fill(await localTime(page, new Date(Date.now() + 3_600_000)));
+  await later.getByRole('button', { name: 'Schedule' }).click();
+  await expect(page.getByTestId('campaign-status')).toHaveText('scheduled');
+  await page.getByRole('link', { name: 'Open the campaign' }).click();
+  await page.getByRole('button', { name: 'Cancel send' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cancel this send?' })
+    .getByRole('button', { name: 'Cancel send' })
+    .click();
+  await expect(page.getByTestId('campaign-status')).toHaveText('cancelled');
+  expect(received()).toHaveLength(reachable.length * 2);
   expect(pageErrors).toEqual([]);
 });

@@ -37,7 +37,7 @@ export function CampaignsPage() {
   const segments = useQuery({
     queryKey: ['project', projectId, 'segments'],
     queryFn: () => unwrap(api.GET('/segments')),
-    select: (list) => new Map(list.map((s) => [s.id, s.name])),
+    select: (list) => new Map(list.map((s) => [s.id, s])),
   });
   const create = () => void navigate({ to: '/campaigns/new' });
 
@@ -80,10 +80,13 @@ export function CampaignsPage() {
             { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
             {
               header: 'Audience',
-              cell: (c) =>
-                c.audienceType === 'SEGMENT'
-                  ? (segments.data?.get(c.segmentId ?? '') ?? 'A deleted segment')
-                  : AUDIENCES[c.audienceType],
+              cell: (c) => {
+                if (c.audienceType !== 'SEGMENT') return AUDIENCES[c.audienceType];
+                const segment = segments.data?.get(c.segmentId ?? '');
+                return segment
+                  ? `${segment.name} (${formatNumber(segment.memberCount)})`
+                  : 'A deleted segment';
+              },
               wide: true,
             },
             {
