@@ -1,5 +1,5 @@
-import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { createContext, useContext } from 'react';
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { createContext, useContext, useEffect } from 'react';
 import type { StepNode, TriggerNode } from './graph-layout';
 import { STEP_LABELS, stepSummary } from './step-summary';
 import type { StepCounts } from './workflow-queries';
@@ -22,8 +22,12 @@ export const CanvasContext = createContext<CanvasInfo>({
 
 const handleClass = '!size-3 !border-2 !border-panel !bg-accent';
 
-export function StepNodeView({ data: { step, handles }, selected }: NodeProps<StepNode>) {
+export function StepNodeView({ id, data: { step, handles }, selected }: NodeProps<StepNode>) {
   const info = useContext(CanvasContext);
+  // The handles move when their order follows new links: React Flow measures them again.
+  const updateInternals = useUpdateNodeInternals();
+  const order = handles.join(',');
+  useEffect(() => updateInternals(id), [id, order, updateInternals]);
   const problems = info.problems.get(step.id);
   const counts = info.counts?.get(step.id);
   const visited = info.visited?.has(step.id);
