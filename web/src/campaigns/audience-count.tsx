@@ -2,11 +2,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import type { BodyOf } from '../api/types';
 import { useProjectId } from '../api/use-project';
-import { errorsByNode, type NodeErrors } from '../filters/filter-model';
+import { errorsByNode, NO_ERRORS } from '../filters/filter-model';
 import { useDebounced } from '../lib/use-debounced';
 
 export type AudienceInput = BodyOf<'/campaigns/audience', 'post'>;
-const NO_ERRORS: NodeErrors = new Map();
 
 /**
  * The audience being composed, measured as a send would take it (POST /campaigns/audience,

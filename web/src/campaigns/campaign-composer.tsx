@@ -12,7 +12,13 @@ import { PageHeader } from '../components/page-header';
 import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { UnsavedChangesGuard } from '../components/unsaved-changes';
-import { emptyFilter, errorsByNode, type Filter, type NodeErrors } from '../filters/filter-model';
+import {
+  emptyFilter,
+  errorsByNode,
+  NO_ERRORS,
+  type Filter,
+  type NodeErrors,
+} from '../filters/filter-model';
 import { applyApiError } from '../lib/form-errors';
 import { formatDate } from '../lib/format';
 import { useAudienceCount } from './audience-count';
@@ -23,7 +29,6 @@ import { campaignForm, FORM_FIELDS, toBody, toForm, type CampaignForm } from './
 import { campaignKey, campaignsKey, type Campaign } from './campaign-queries';
 import { StatusBadge } from './status-badge';
 
-const NO_ERRORS: NodeErrors = new Map();
 const filterOf = (c: Campaign | undefined): Filter =>
   (c?.audienceFilter as Filter | null) ?? emptyFilter();
 

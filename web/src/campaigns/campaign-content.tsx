@@ -9,6 +9,7 @@ import { Select } from '../components/select';
 import { CodeField } from '../templates/code-field';
 import { TemplatePreview } from '../templates/template-preview';
 import type { CampaignForm } from './campaign-form';
+import { templateListQuery } from '../templates/template-list-query';
 
 /** What the email says and who it is from: a template to start from, or written here. */
 export function CampaignContent({
@@ -30,8 +31,7 @@ export function CampaignContent({
   // The code editor is uncontrolled once mounted: a template's body remounts it.
   const [editorVersion, setEditorVersion] = useState(0);
   const templates = useQuery({
-    queryKey: ['project', projectId, 'templates', 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { limit: 100 } } })),
+    ...templateListQuery(projectId),
   });
 
   // Picking a template copies its content into the campaign, where it can still be changed.

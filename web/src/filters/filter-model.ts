@@ -41,6 +41,9 @@ export type NodeErrors = ReadonlyMap<string, string[]>;
 
 export const pathKey = (path: NodePath): string => path.join('.');
 
+/** No errors at any node (one shared empty map, so it is stable from render to render). */
+export const NO_ERRORS: NodeErrors = new Map();
+
 export function errorsByNode(
   errors: readonly { field?: string; message?: string }[],
   root: string,

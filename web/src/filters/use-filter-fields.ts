@@ -13,7 +13,8 @@ export interface FieldOption {
   type: FieldValueType;
 }
 
-const STANDARD: FieldOption[] = [
+/** The contact's own fields, as both filter scopes read them. */
+export const STANDARD_FIELD_OPTIONS: FieldOption[] = [
   { value: 'email', label: 'Email', group: 'Contact', type: 'string' },
   { value: 'subscribed', label: 'Subscribed', group: 'Contact', type: 'boolean' },
   { value: 'createdAt', label: 'Signed up (created)', group: 'Contact', type: 'date' },
@@ -39,7 +40,7 @@ export function useFilterFields({ excludeSegmentId }: { excludeSegmentId?: strin
     queryFn: () => unwrap(api.GET('/segments')),
   });
   const options: FieldOption[] = [
-    ...STANDARD,
+    ...STANDARD_FIELD_OPTIONS,
     ...(fields.data?.fields ?? [])
       .filter((f) => f.kind === 'custom')
       .map((f) => ({

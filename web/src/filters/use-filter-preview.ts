@@ -2,9 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { useProjectId } from '../api/use-project';
 import { useDebounced } from '../lib/use-debounced';
-import { errorsByNode, type Filter, type NodeErrors } from './filter-model';
-
-const NO_ERRORS: NodeErrors = new Map();
+import { errorsByNode, NO_ERRORS, type Filter } from './filter-model';
 
 /**
  * What the filter being edited matches now (POST /segments/preview, debounced): the count, a

@@ -14,7 +14,13 @@ import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { UnsavedChangesGuard } from '../components/unsaved-changes';
 import { FilterEditor } from '../filters/filter-editor';
-import { emptyFilter, errorsByNode, type Filter, type NodeErrors } from '../filters/filter-model';
+import {
+  emptyFilter,
+  errorsByNode,
+  NO_ERRORS,
+  type Filter,
+  type NodeErrors,
+} from '../filters/filter-model';
 import { useFilterPreview } from '../filters/use-filter-preview';
 import { applyApiError } from '../lib/form-errors';
 import { useRefreshSegments, type Segment } from './segment-queries';
@@ -28,7 +34,6 @@ const details = z.object({
 });
 type Details = z.infer<typeof details>;
 const DETAIL_FIELDS = ['name', 'description', 'type', 'trackMembership'] as const;
-const NO_ERRORS: NodeErrors = new Map();
 
 const toDetails = (s: Segment | undefined): Details => ({
   name: s?.name ?? '',

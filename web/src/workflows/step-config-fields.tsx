@@ -12,6 +12,7 @@ import { Select } from '../components/select';
 import { ConditionRow } from '../filters/condition-row';
 import type { Condition } from '../filters/filter-model';
 import type { FieldOption } from '../filters/use-filter-fields';
+import { templateListQuery } from '../templates/template-list-query';
 
 export type Config = Record<string, unknown>;
 
@@ -58,8 +59,7 @@ export function StepConfigFields({
 }) {
   const projectId = useProjectId();
   const templates = useQuery({
-    queryKey: ['project', projectId, 'templates', 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { limit: 100 } } })),
+    ...templateListQuery(projectId),
     enabled: type === 'SEND_EMAIL',
   });
   const events = useQuery({

@@ -8,18 +8,11 @@ import { Input } from '../components/input';
 import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
 import { UnsavedChangesGuard } from '../components/unsaved-changes';
-import type { FieldOption } from '../filters/use-filter-fields';
+import { STANDARD_FIELD_OPTIONS, type FieldOption } from '../filters/use-filter-fields';
 import { initialConfig, StepConfigFields, type Config } from './step-config-fields';
 import { STEP_LABELS } from './step-summary';
 import type { WorkflowEdits } from './use-workflow-edits';
 import type { Step, Transition } from './workflow-queries';
-
-const STANDARD: FieldOption[] = [
-  { value: 'email', label: 'Email', group: 'Contact', type: 'string' },
-  { value: 'subscribed', label: 'Subscribed', group: 'Contact', type: 'boolean' },
-  { value: 'createdAt', label: 'Signed up (created)', group: 'Contact', type: 'date' },
-  { value: 'updatedAt', label: 'Last updated', group: 'Contact', type: 'date' },
-];
 
 /** The fields a CONDITION reads in a workflow: the contact's, and the trigger event's data. */
 function useWorkflowFields(triggerEvent: string | null): FieldOption[] {
@@ -40,7 +33,7 @@ function useWorkflowFields(triggerEvent: string | null): FieldOption[] {
     .filter((e) => e.name === triggerEvent)
     .flatMap((e) => e.fields)
     .map((f) => ({ value: f, label: f, group: 'Events' as const, type: 'mixed' as const }));
-  return [...STANDARD, ...data, ...event];
+  return [...STANDARD_FIELD_OPTIONS, ...data, ...event];
 }
 
 /** A step's name and config, edited and saved here; or a new step of `type`, added here. */

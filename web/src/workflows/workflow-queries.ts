@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { ResponseOf } from '../api/types';
 import { useProjectId } from '../api/use-project';
+import { templateListQuery } from '../templates/template-list-query';
 
 export type Workflow = ResponseOf<'/workflows/{id}', 'get'>;
 export type Step = Workflow['steps'][number];
@@ -36,8 +37,7 @@ export function useStepCounts(workflowId: string) {
 export function useTemplateNames() {
   const projectId = useProjectId();
   return useQuery({
-    queryKey: ['project', projectId, 'templates', 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { limit: 100 } } })),
+    ...templateListQuery(projectId),
     select: (d) => new Map(d.templates.map((t) => [t.id, t.name])),
   });
 }
