@@ -7,7 +7,7 @@ import {
 import proto from '@temporalio/proto';
 import type { SignalOutcome } from '../domain/automation/execution-command.pure.js';
 import type { NativeConnection } from '@temporalio/worker';
-import type { ReceivedEvent } from '../domain/automation/interpreter.pure.js';
+import type { ReceivedEvent } from '../domain/automation/execution-path.pure.js';
 import type {
   AutomationDispatchSettings,
   CampaignSendStart,

@@ -1,6 +1,6 @@
 import type { ExecutionCommandKind } from '../../domain/automation/execution-command.pure.js';
 import type { ExecutionStatus } from '../../domain/automation/execution-status.pure.js';
-import type { ReceivedEvent } from '../../domain/automation/interpreter.pure.js';
+import type { ReceivedEvent } from '../../domain/automation/execution-path.pure.js';
 import type { WorkflowGraph } from '../../domain/automation/step-config.pure.js';
 import type { Sql } from './sql.js';
 

@@ -3,8 +3,8 @@ import type {
   FinalExecutionStatus,
   StepRunStatus,
 } from '../../domain/automation/execution-status.pure.js';
-import type { StepClosing } from '../../domain/automation/execution-run.pure.js';
-import type { ReceivedEvent } from '../../domain/automation/interpreter.pure.js';
+import type { StepClosing } from '../../domain/automation/execution-contract.pure.js';
+import type { ReceivedEvent } from '../../domain/automation/execution-path.pure.js';
 import type { StepType } from '../../domain/automation/step-type.pure.js';
 import type { Sql } from './sql.js';
 

@@ -15,7 +15,7 @@ import type { CommandOutcome } from './execution-command.pure.js';
 import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
 import { advanceExecution, type StepRunDeps } from './execution-steps.service.js';
 import { stepById } from './graph.pure.js';
-import { firstStep, opensWithDelay, waitDeadline, type ReceivedEvent } from './interpreter.pure.js';
+import { firstStep, opensWithDelay, waitDeadline, type ReceivedEvent } from './execution-path.pure.js';
 
 export interface DispatchReport {
   /** Events taken from the outbox. */

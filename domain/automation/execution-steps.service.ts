@@ -8,9 +8,9 @@ import type {
   StepClosing,
   StepOutcome,
   StepRan,
-} from './execution-run.pure.js';
+} from './execution-contract.pure.js';
 import { stepById } from './graph.pure.js';
-import { stepAfter } from './interpreter.pure.js';
+import { stepAfter } from './execution-path.pure.js';
 import type { GraphStep, WorkflowGraph } from './step-config.pure.js';
 import { kindOf, type StepType } from './step-type.pure.js';
 import { definitionOf } from './steps/index.js';

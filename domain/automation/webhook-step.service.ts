@@ -3,7 +3,7 @@ import { isExecutionActive } from '../../db/sql/executions.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { WebhookRefusedError, type WebhookSender } from '../shared/ports.js';
 import { renderTemplate } from '../templates/template-engine.js';
-import type { ExecutionRef } from './execution-run.pure.js';
+import type { ExecutionRef } from './execution-contract.pure.js';
 import type { StepScope } from './steps/step-definition.js';
 import type { WebhookConfig } from './step-config.pure.js';
 import {

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SignalOutcome } from '../automation/execution-command.pure.js';
-import type { ExecutionInput } from '../automation/execution-run.pure.js';
-import type { ReceivedEvent } from '../automation/interpreter.pure.js';
+import type { ExecutionInput } from '../automation/execution-contract.pure.js';
+import type { ReceivedEvent } from '../automation/execution-path.pure.js';
 import type { AttachmentDisposition } from '../sending/attachment-disposition.pure.js';
 import type { SystemEmailKind } from '../system-email/system-email-kind.pure.js';
 

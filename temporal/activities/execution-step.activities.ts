@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
-import type { AdvanceOutcome, StepOutcome } from '../../domain/automation/execution-run.pure.js';
+import type { AdvanceOutcome, StepOutcome } from '../../domain/automation/execution-contract.pure.js';
 import {
   advanceExecution,
   attemptRemoteStep,

@@ -18,7 +18,7 @@ import type {
   ExecutionOutcome,
   ExecutionResume,
   StepClosing,
-} from '../../domain/automation/execution-run.pure.js';
+} from '../../domain/automation/execution-contract.pure.js';
 import { stepById } from '../../domain/automation/graph.pure.js';
 import {
   contextWithEvent,
@@ -28,7 +28,7 @@ import {
   stepAfter,
   waitDeadline,
   type ReceivedEvent,
-} from '../../domain/automation/interpreter.pure.js';
+} from '../../domain/automation/execution-path.pure.js';
 import type { GraphStep, WebhookConfig } from '../../domain/automation/step-config.pure.js';
 import { kindOf, type TransitionBranch } from '../../domain/automation/step-type.pure.js';
 import { assertNever } from '../../domain/shared/assert-never.pure.js';

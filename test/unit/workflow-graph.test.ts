@@ -12,7 +12,7 @@ import {
   firstStep,
   keepForLaterWaits,
   stepAfter,
-} from '../../domain/automation/interpreter.pure.js';
+} from '../../domain/automation/execution-path.pure.js';
 import type { GraphStep, WorkflowGraph } from '../../domain/automation/step-config.pure.js';
 
 const step = (

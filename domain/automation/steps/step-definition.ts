@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { Sql } from '../../../db/sql/sql.js';
 import type { QueueNotifier, WebhookSender } from '../../shared/ports.js';
 import type { FinalExecutionStatus } from '../execution-status.pure.js';
-import type { ExecutionRef, StepClosing } from '../execution-run.pure.js';
-import type { ReceivedEvent } from '../interpreter.pure.js';
+import type { ExecutionRef, StepClosing } from '../execution-contract.pure.js';
+import type { ReceivedEvent } from '../execution-path.pure.js';
 import type { GraphStepOf } from '../step-config.pure.js';
 import type { STEP_KINDS, StepConfigOf, StepType, TransitionBranch } from '../step-type.pure.js';
 

@@ -1,5 +1,5 @@
 import type { FinalExecutionStatus, StepRunStatus } from './execution-status.pure.js';
-import type { ReceivedEvent } from './interpreter.pure.js';
+import type { ReceivedEvent } from './execution-path.pure.js';
 import type { WorkflowGraph } from './step-config.pure.js';
 import type { StepType, TransitionBranch } from './step-type.pure.js';
 
