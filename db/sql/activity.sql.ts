@@ -1,3 +1,4 @@
+import { timeUnitSecondsSql } from '../../domain/shared/time-unit.pure.js';
 import type { Sql } from './sql.js';
 
 export interface ActivityRow {
@@ -151,8 +152,7 @@ export async function listWaitingExecutions(
             CASE st.s ->> 'type'
               WHEN 'DELAY' THEN es.started_at + make_interval(secs =>
                 (st.s -> 'config' ->> 'amount')::float8 *
-                CASE st.s -> 'config' ->> 'unit' WHEN 'seconds' THEN 1 WHEN 'minutes' THEN 60
-                     WHEN 'hours' THEN 3600 ELSE 86400 END)
+                ${timeUnitSecondsSql("st.s -> 'config' ->> 'unit'")})
               WHEN 'WAIT_FOR_EVENT' THEN es.started_at + make_interval(secs =>
                 (st.s -> 'config' ->> 'timeoutSeconds')::float8)
             END AS wakes_at

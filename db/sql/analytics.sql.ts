@@ -1,14 +1,14 @@
 import { SERVICE_EVENT_NAME_PATTERN } from '../../domain/events/event-names.pure.js';
-import type { CampaignMetric, Granularity } from '../../domain/insights/activity-type.pure.js';
+import {
+  GRANULARITY_UNIT,
+  type CampaignMetric,
+  type Granularity,
+} from '../../domain/insights/activity-type.pure.js';
+import { timeUnitMs } from '../../domain/shared/time-unit.pure.js';
 import { CAMPAIGN_EMAIL_FIGURES, type CampaignEmailFigureCounts } from './campaigns.sql.js';
 import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
 import type { Sql } from './sql.js';
 
-const BUCKET_MS: Record<Granularity, number> = {
-  hour: 3_600_000,
-  day: 86_400_000,
-  week: 604_800_000,
-};
 /** Up to this many bucket-and-name counts, each is its own index range count. */
 const RANGE_COUNTS_MAX = 2_500;
 
@@ -33,7 +33,8 @@ export async function eventTimeseries(
                               ($4::timestamptz AT TIME ZONE 'UTC') - interval '1 microsecond',
                               ('1 ' || $5)::interval) AS bucket)`;
   const rangeCounts =
-    ((to.getTime() - from.getTime()) / BUCKET_MS[granularity] + 1) * names.length <=
+    ((to.getTime() - from.getTime()) / timeUnitMs(GRANULARITY_UNIT[granularity]) + 1) *
+      names.length <=
     RANGE_COUNTS_MAX;
   const text = rangeCounts
     ? `WITH ${buckets}

@@ -1,3 +1,4 @@
+import { unitMsOf, type TimeUnit } from '../shared/time-unit.pure.js';
 import type {
   ConditionConfig,
   DelayConfig,
@@ -49,15 +50,15 @@ export const WAIT_BRANCHES = ['event', 'timeout'] as const;
 export const TRANSITION_BRANCHES = [...CONDITION_BRANCHES, ...WAIT_BRANCHES] as const;
 export type TransitionBranch = (typeof TRANSITION_BRANCHES)[number];
 
-/** The units of a DELAY step. */
-export const DELAY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
+/** The units of a DELAY step (a subset of the one time-unit vocabulary). */
+export const DELAY_UNITS = [
+  'seconds',
+  'minutes',
+  'hours',
+  'days',
+] as const satisfies readonly TimeUnit[];
 export type DelayUnit = (typeof DELAY_UNITS)[number];
-export const DELAY_UNIT_MS: Record<DelayUnit, number> = {
-  seconds: 1000,
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
-};
+export const DELAY_UNIT_MS = unitMsOf(DELAY_UNITS);
 
 export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];

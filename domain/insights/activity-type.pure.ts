@@ -1,3 +1,5 @@
+import type { TimeUnit } from '../shared/time-unit.pure.js';
+
 /** The kinds of item in the activity feed, each one stored event name. */
 export const ACTIVITY_TYPES = [
   'sent',
@@ -27,9 +29,15 @@ const TYPE_OF_EVENT = new Map(
 export const activityTypeOfEvent = (name: string): ActivityType | undefined =>
   TYPE_OF_EVENT.get(name);
 
-/** Buckets of the analytics time series. */
+/** Buckets of the analytics time series (PostgreSQL's `date_trunc` field names). */
 export const GRANULARITIES = ['hour', 'day', 'week'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
+/** The unit of the one time-unit vocabulary that each bucket spans. */
+export const GRANULARITY_UNIT = {
+  hour: 'hours',
+  day: 'days',
+  week: 'weeks',
+} as const satisfies Record<Granularity, TimeUnit>;
 
 /** The series of /analytics/timeseries: the activity types that mail goes through. */
 export const SERIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;

@@ -1,7 +1,8 @@
 import { validationError } from '../shared/errors.js';
+import { timeUnitMs } from '../shared/time-unit.pure.js';
 import { MAX_WINDOW_DAYS } from './activity-type.pure.js';
 
-const DAY_MS = 86_400_000;
+const DAY_MS = timeUnitMs('days');
 
 /**
  * The window [from, to) a stats or analytics query covers: `to` defaults to now and `from` to

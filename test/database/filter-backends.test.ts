@@ -7,10 +7,10 @@ import { createSql, type Sql } from '../../db/sql/sql.js';
 import {
   CONDITION_OPERATORS,
   PRESENCE_OPERATORS,
-  TIME_UNIT_MS,
+  WINDOW_UNIT_MS,
   type Condition,
   type Filter,
-  type TimeUnit,
+  type WindowUnit,
 } from '../../domain/segments/filter/ast.pure.js';
 import { compileFilter } from '../../domain/segments/filter/compile-sql.pure.js';
 import {
@@ -42,14 +42,15 @@ const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
 const ago = (ms: number): Date => new Date(NOW.getTime() - ms);
 const isoAgo = (ms: number): string => ago(ms).toISOString();
 
-const WINDOWS: { value: number; unit: TimeUnit }[] = [
+const WINDOWS: { value: number; unit: WindowUnit }[] = [
   { value: 1, unit: 'days' },
   { value: 30, unit: 'days' },
   { value: 3, unit: 'hours' },
   { value: 0.5, unit: 'hours' },
   { value: 30, unit: 'minutes' },
 ];
-const windowMs = (w: { value: number; unit: TimeUnit }): number => w.value * TIME_UNIT_MS[w.unit];
+const windowMs = (w: { value: number; unit: WindowUnit }): number =>
+  w.value * WINDOW_UNIT_MS[w.unit];
 // Just inside, on, and just outside each window's start; and a future moment.
 const EDGES = [...WINDOWS.flatMap((w) => [windowMs(w) - 1, windowMs(w), windowMs(w) + 1]), -60_000];
 

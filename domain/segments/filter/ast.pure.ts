@@ -2,19 +2,19 @@
 // evaluated in memory (evaluate.pure.ts) and compiled to SQL (compile-sql.pure.ts), held equal
 // by a property test.
 
+import { unitMsOf, type TimeUnit } from '../../shared/time-unit.pure.js';
+
 /** How a group joins its conditions. */
 export const FILTER_LOGICS = ['AND', 'OR'] as const;
 export type FilterLogic = (typeof FILTER_LOGICS)[number];
 
-/** The units of a time window (`within`, `olderThan`, `triggeredWithin`...). */
-export const TIME_UNITS = ['minutes', 'hours', 'days'] as const;
-export type TimeUnit = (typeof TIME_UNITS)[number];
-
-export const TIME_UNIT_MS: Record<TimeUnit, number> = {
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
-};
+/**
+ * The units of a time window (`within`, `olderThan`, `triggeredWithin`...): a subset of the one
+ * time-unit vocabulary.
+ */
+export const WINDOW_UNITS = ['minutes', 'hours', 'days'] as const satisfies readonly TimeUnit[];
+export type WindowUnit = (typeof WINDOW_UNITS)[number];
+export const WINDOW_UNIT_MS = unitMsOf(WINDOW_UNITS);
 
 /** Order a number or a date against the condition's `value`. */
 export const ORDERING_OPERATORS = [
@@ -83,7 +83,7 @@ export interface Condition {
   field: string;
   operator: ConditionOperator;
   value?: Scalar | Scalar[];
-  unit?: TimeUnit;
+  unit?: WindowUnit;
 }
 
 export interface Filter {
@@ -158,6 +158,6 @@ export function parseField(field: string, scope: FilterScope = 'segment'): Field
 }
 
 /** The window's start: `value` units before `now`. */
-export function windowStart(now: Date, value: number, unit: TimeUnit): Date {
-  return new Date(now.getTime() - value * TIME_UNIT_MS[unit]);
+export function windowStart(now: Date, value: number, unit: WindowUnit): Date {
+  return new Date(now.getTime() - value * WINDOW_UNIT_MS[unit]);
 }

@@ -1,4 +1,4 @@
-import { TIME_UNITS, type Scalar, type TimeUnit } from './ast.pure.js';
+import { WINDOW_UNIT_MS, WINDOW_UNITS, type Scalar, type WindowUnit } from './ast.pure.js';
 import type { Operand, OperandInput } from './operators/operator-definition.pure.js';
 import type { ProblemPath, Problems } from './problems.pure.js';
 import { NUMERIC_TEXT, parseTimestamp } from './values.pure.js';
@@ -31,11 +31,11 @@ export const noOperand = (): Operand => ({});
 /** A window ending now: `value` units of `unit` (days unless given). */
 export function windowOperand({ condition, path, problems }: OperandInput): Operand | undefined {
   const unit = condition.unit ?? 'days';
-  if (!(TIME_UNITS as readonly unknown[]).includes(unit)) {
+  if (!(WINDOW_UNITS as readonly unknown[]).includes(unit)) {
     return problems.add([...path, 'unit'], 'invalid_value', 'Use minutes, hours or days');
   }
   const value = condition.value;
-  const days = (Number(value) * { minutes: 1, hours: 60, days: 1440 }[unit as TimeUnit]) / 1440;
+  const days = (Number(value) * WINDOW_UNIT_MS[unit as WindowUnit]) / WINDOW_UNIT_MS.days;
   if (
     typeof value !== 'number' ||
     !Number.isFinite(value) ||
@@ -48,7 +48,7 @@ export function windowOperand({ condition, path, problems }: OperandInput): Oper
       'Give how many units long the window is: a number above 0 (at most 100 years)',
     );
   }
-  return { value, unit: unit as TimeUnit };
+  return { value, unit: unit as WindowUnit };
 }
 
 /** The least count of events: a whole number, 1 or more. */

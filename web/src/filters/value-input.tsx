@@ -1,4 +1,4 @@
-import { TIME_UNITS, type TimeUnit } from '../../../domain/segments/filter/ast.pure';
+import { WINDOW_UNITS, type WindowUnit } from '../../../domain/segments/filter/ast.pure';
 import { assertNever } from '../../../domain/shared/assert-never.pure';
 import type { Condition, Scalar } from './filter-model';
 import type { OperandKind } from './operand-kind';
@@ -120,9 +120,9 @@ export function ValueInput({
             aria-label="Unit"
             className={control}
             value={condition.unit ?? 'days'}
-            onChange={(e) => onChange({ value, unit: e.target.value as TimeUnit })}
+            onChange={(e) => onChange({ value, unit: e.target.value as WindowUnit })}
           >
-            {TIME_UNITS.map((unit) => (
+            {WINDOW_UNITS.map((unit) => (
               <option key={unit} value={unit}>
                 {unit}
               </option>
