@@ -10,8 +10,8 @@ import {
   replaceCampaign,
   sendCampaign,
   sendTestEmail,
-  type CampaignInput,
 } from '../../domain/campaigns/campaigns.service.js';
+import { foldAudienceAlias } from '../../domain/campaigns/campaign-input.js';
 import { defineRoute } from '../http/route.js';
 import {
   audienceBody,
@@ -29,15 +29,6 @@ import {
 } from './campaigns.schemas.js';
 import { projectIdOf } from './session-user.js';
 
-type CampaignBody = ReturnType<typeof campaignBody.parse>;
-
-const inputOf = (body: CampaignBody): CampaignInput => ({
-  ...body,
-  audienceFilter: body.audienceFilter ?? body.audienceCondition,
-  filterField:
-    body.audienceFilter || !body.audienceCondition ? 'audienceFilter' : 'audienceCondition',
-});
-
 export const campaignRoutes = () => [
   defineRoute({
     method: 'post',
@@ -53,11 +44,7 @@ export const campaignRoutes = () => [
       data: await measureAudience({
         sql,
         projectId: projectIdOf(auth),
-        audienceType: body.audienceType,
-        segmentId: body.segmentId,
-        audienceFilter: body.audienceFilter ?? body.audienceCondition,
-        filterField:
-          body.audienceFilter || !body.audienceCondition ? 'audienceFilter' : 'audienceCondition',
+        ...foldAudienceAlias(body),
       }),
     }),
   }),
@@ -92,7 +79,11 @@ export const campaignRoutes = () => [
     response: campaignResult,
     handler: async ({ sql, auth, body }) => ({
       success: true as const,
-      data: await createCampaign({ sql, projectId: projectIdOf(auth), input: inputOf(body) }),
+      data: await createCampaign({
+        sql,
+        projectId: projectIdOf(auth),
+        input: foldAudienceAlias(body),
+      }),
     }),
   }),
   defineRoute({
@@ -123,7 +114,7 @@ export const campaignRoutes = () => [
         sql,
         projectId: projectIdOf(auth),
         campaignId: params.id,
-        input: inputOf(body),
+        input: foldAudienceAlias(body),
       }),
     }),
   }),

@@ -1,41 +1,10 @@
 import { z } from 'zod';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES } from '../../domain/campaigns/campaign-status.pure.js';
 import { ACCEPTED_EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
-import { SUBJECT_MAX } from '../../domain/sending/send-limits.pure.js';
 import { cursorQuery } from '../http/pagination.js';
-import { filterInput } from './filter.schemas.js';
-import { noLineBreaks } from './send.schemas.js';
+export { audienceBody, campaignBody } from '../../domain/campaigns/campaign-input.js';
 
 export const campaignIdParams = z.object({ id: z.uuid() });
-
-// decisions.md: `audienceFilter` is the segments' filter; `audienceCondition` is its alias.
-export const campaignBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().max(2000).nullable().optional(),
-  subject: noLineBreaks(SUBJECT_MAX).pipe(z.string().min(1)).optional(),
-  body: z
-    .string()
-    .min(1)
-    .max(512 * 1024)
-    .optional(),
-  from: z.email().max(254).optional(),
-  fromName: noLineBreaks(200).nullable().optional(),
-  replyTo: z.email().max(254).nullable().optional(),
-  templateId: z.uuid().nullable().optional().meta({
-    description: "Fills subject, body, from, fromName and replyTo where the body doesn't",
-  }),
-  audienceType: z.enum(AUDIENCE_TYPES),
-  segmentId: z.uuid().nullable().optional().meta({ description: 'Required for SEGMENT' }),
-  audienceFilter: filterInput.optional().meta({ description: 'Required for FILTERED' }),
-  audienceCondition: filterInput.optional().meta({ description: 'Alias of audienceFilter' }),
-});
-
-export const audienceBody = campaignBody.pick({
-  audienceType: true,
-  segmentId: true,
-  audienceFilter: true,
-  audienceCondition: true,
-});
 
 export const listCampaignsQuery = cursorQuery.extend({
   status: z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SEGMENT_TYPES } from '../../domain/segments/segment-type.pure.js';
 import { pageQuery } from '../http/pagination.js';
 import { contactView } from './contacts.schemas.js';
-import { filterInput } from './filter.schemas.js';
+import { filterInput } from '../../domain/segments/filter/filter-input.js';
 
 export const MEMBER_EMAILS_MAX = 500;
 

@@ -7,16 +7,8 @@ import {
   RECIPIENTS_MAX,
   SUBJECT_MAX,
 } from '../../domain/sending/send-limits.pure.js';
+import { noLineBreaks } from '../../domain/sending/single-line-text.js';
 import { contactData } from './contacts.schemas.js';
-
-export const noLineBreaks = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((v) => !/[\r\n]/.test(v), {
-      message: 'Line breaks are not allowed (header injection)',
-      params: { code: 'crlf' },
-    });
 
 const address = z.union([
   z.email().max(254),

@@ -12,13 +12,13 @@ import {
 } from '../domains/sender-domain.pure.js';
 import { findSegment } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { Filter } from '../segments/filter/ast.pure.js';
 import { filterReferences } from '../segments/filter/references.pure.js';
 import { segmentDefinitions } from '../segments/segments.service.js';
 import { conflict, notFound, validationError, type FieldError } from '../shared/errors.js';
 import type { QueueNotifier, WorkflowEngine } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
-import type { AudienceType, CampaignStatus } from './campaign-status.pure.js';
+import type { CampaignInput } from './campaign-input.js';
+import type { CampaignStatus } from './campaign-status.pure.js';
 
 // What every campaign use case checks: the input against the project, the campaign exists,
 // a draft is what changes, the sender is on a verified domain.
@@ -31,23 +31,6 @@ export interface CampaignDeps {
   queueNotifier: QueueNotifier;
   /** Billing is on: a send must fit the project's monthly `campaigns` cap. */
   billingOn: boolean;
-}
-
-/** A campaign as create and PUT take it (already shaped by the route's schema). */
-export interface CampaignInput {
-  name: string;
-  description?: string | null;
-  subject?: string;
-  body?: string;
-  from?: string;
-  fromName?: string | null;
-  replyTo?: string | null;
-  templateId?: string | null;
-  audienceType: AudienceType;
-  segmentId?: string | null;
-  audienceFilter?: Filter;
-  /** The body key the filter came in (`audienceFilter` or `audienceCondition`), for errors. */
-  filterField: string;
 }
 
 /**

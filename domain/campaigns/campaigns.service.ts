@@ -1,5 +1,6 @@
 // The campaign use cases (a file per group of them), as the routes and the app's wiring use them.
-export type { CampaignDeps, CampaignInput } from './campaign-rules.js';
+export type { CampaignDeps } from './campaign-rules.js';
+export type { CampaignInput } from './campaign-input.js';
 export { toCampaignView, type CampaignView } from './campaign-view.js';
 export {
   createCampaign,

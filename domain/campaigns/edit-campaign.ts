@@ -9,7 +9,8 @@ import { filterReferences } from '../segments/filter/references.pure.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { toCampaignView, type CampaignView } from './campaign-view.js';
-import { notDraft, requireCampaign, settleContent, type CampaignInput } from './campaign-rules.js';
+import type { CampaignInput } from './campaign-input.js';
+import { notDraft, requireCampaign, settleContent } from './campaign-rules.js';
 
 // Writing drafts: create, replace, duplicate, delete.
 

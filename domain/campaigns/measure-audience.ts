@@ -1,8 +1,7 @@
 import { measureAudienceRows } from '../../db/sql/campaign-audience.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { Filter } from '../segments/filter/ast.pure.js';
 import { validationError } from '../shared/errors.js';
-import type { AudienceType } from './campaign-status.pure.js';
+import type { AudienceInput } from './campaign-input.js';
 import { audienceOf } from './campaign-send.service.js';
 import { audienceProblems } from './campaign-rules.js';
 
@@ -17,13 +16,9 @@ export async function measureAudience({
   segmentId,
   audienceFilter,
   filterField,
-}: {
+}: AudienceInput & {
   sql: Sql;
   projectId: string;
-  audienceType: AudienceType;
-  segmentId?: string | null;
-  audienceFilter?: Filter;
-  filterField: string;
 }): Promise<{ matching: number; reachable: number; skipped: number }> {
   const problems = await audienceProblems({
     sql,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseFilter, reportFilterProblems } from '../../domain/segments/filter/parse.pure.js';
+import { parseFilter, reportFilterProblems } from './parse.pure.js';
 
 const EXAMPLE = {
   operator: 'AND',
