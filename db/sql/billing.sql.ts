@@ -4,6 +4,7 @@ import {
   type BillingPlan,
 } from '../../domain/billing/billing-vocabulary.pure.js';
 import { LIMIT_WARNING_EVENT } from '../../domain/events/event-names.pure.js';
+import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface ProjectBillingRow {
@@ -50,11 +51,11 @@ export async function findProjectOfCustomer(
   sql: Sql,
   { customerId }: { customerId: string },
 ): Promise<string | undefined> {
-  const [row] = await sql.query<{ project_id: string }>(
-    'SELECT project_id FROM project_billing WHERE stripe_customer_id = $1',
-    [customerId],
+  return findColumn<string>(
+    sql,
+    { table: 'project_billing', column: 'project_id', key: 'stripe_customer_id' },
+    customerId,
   );
-  return row?.project_id;
 }
 
 /**

@@ -2,12 +2,12 @@ import { domainCoversHost } from './domain-match.js';
 import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
 import {
-  blockedReasonSql,
   insertEmailsSql,
-  outboxStatusSql,
-  suppressionJoinSql,
+  JUDGED_OUTBOX_VALUES,
+  judgeRecipientSql,
   templateVariablesSql,
 } from './email-outbox.sql.js';
+import { namedParams } from './named-params.js';
 import { CAMPAIGN_BLOCKED_REASON, CAMPAIGN_SUPPRESSION_JOIN } from './campaign-audience.sql.js';
 import type { CampaignRow } from './campaigns.sql.js';
 import type { Sql } from './sql.js';
@@ -253,41 +253,47 @@ export async function finishCampaignSending(
   return row?.status ?? null;
 }
 
+/** A test send's own values, by outbox column. */
+const TEST_EMAIL = namedParams({
+  id: 'uuid',
+  project_id: 'uuid',
+  template_id: 'uuid',
+  domain_id: 'uuid',
+  to_address: null,
+  from_address: null,
+  from_name: null,
+  reply_to: null,
+  subject: null,
+  body: null,
+  delivery_queue: null,
+});
+
 /** A test send goes to the person testing, subscribed or not; the suppression list still holds. */
 const QUEUE_TEST_EMAIL_SQL = insertEmailsSql({
   values: {
-    id: '$1::uuid',
-    project_id: '$2::uuid',
+    ...TEST_EMAIL.$,
     contact_id: 'NULL',
-    template_id: '$3::uuid',
-    domain_id: '$4::uuid',
-    to_address: '$5',
-    from_address: '$6',
-    from_name: '$7',
-    reply_to: '$8',
-    subject: '$9',
-    body: '$10',
     type: "'MARKETING'",
-    status: outboxStatusSql('r.reason'),
+    ...JUDGED_OUTBOX_VALUES,
     headers: "'{}'::jsonb",
     variables: templateVariablesSql({
       data: "coalesce(c.data, '{}'::jsonb)",
-      email: '$5::text',
+      email: `${TEST_EMAIL.$.to_address}::text`,
       id: 'c.id',
     }),
     attachment_ids: "'{}'::uuid[]",
-    suppression_reason: 'r.reason',
-    delivery_queue: '$11',
     created_at: 'now()',
     tracking: 'false',
   },
   from: `FROM (SELECT 1) one
-         LEFT JOIN contacts c ON c.project_id = $2::uuid AND c.email = $5
-         ${suppressionJoinSql({ projectId: '$2::uuid', email: '$5' })}
-         CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
+         LEFT JOIN contacts c
+           ON c.project_id = ${TEST_EMAIL.$.project_id} AND c.email = ${TEST_EMAIL.$.to_address}
+         ${judgeRecipientSql({
+           projectId: TEST_EMAIL.$.project_id,
+           email: TEST_EMAIL.$.to_address,
            unsubscribedBlocks: 'false',
            subscribed: 'true',
-         })} AS reason) r`,
+         })}`,
   returning: 'id, status',
 });
 
@@ -310,19 +316,18 @@ export async function queueTestEmail(
     deliveryQueue: string;
   },
 ): Promise<{ id: string; status: AcceptedEmailStatus }> {
-  const [row] = await sql.query<{ id: string; status: AcceptedEmailStatus }>(QUEUE_TEST_EMAIL_SQL, [
-    id,
-    projectId,
-    campaign.template_id,
-    domainId,
-    to,
-    campaign.from_address,
-    campaign.from_name,
-    campaign.reply_to,
-    `[TEST] ${campaign.subject}`,
-    campaign.body,
-    deliveryQueue,
-  ]);
+  const [row] = await sql.query<{ id: string; status: AcceptedEmailStatus }>(
+    QUEUE_TEST_EMAIL_SQL,
+    TEST_EMAIL.values({
+      ...campaign,
+      id,
+      project_id: projectId,
+      domain_id: domainId,
+      to_address: to,
+      subject: `[TEST] ${campaign.subject}`,
+      delivery_queue: deliveryQueue,
+    }),
+  );
   if (!row) throw new Error('The test email insert returned no row');
   return row;
 }

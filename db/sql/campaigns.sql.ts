@@ -1,4 +1,6 @@
 import type { AudienceType, CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
+import { assignmentList, columnList, namedParams, placeholderList } from './named-params.js';
+import { findOwnedRow, statusListing } from './rows.js';
 import type { Sql } from './sql.js';
 
 // Campaign rows: drafts written and read, and a campaign's figures counted from its rows.
@@ -45,37 +47,63 @@ export interface CampaignContent {
   references: { fields: string[]; events: string[]; segments: string[] };
 }
 
-const contentParams = (c: CampaignContent) => [
-  c.name,
-  c.description,
-  c.subject,
-  c.body,
-  c.fromAddress,
-  c.fromName,
-  c.replyTo,
-  c.templateId,
-  c.audienceType,
-  c.segmentId,
-  c.audienceFilter === null ? null : JSON.stringify(c.audienceFilter),
-  c.references.fields,
-  c.references.events,
-  c.references.segments,
-];
+/** The columns create and PUT write, in one record: both statements are built from it. */
+const CONTENT = namedParams(
+  {
+    name: null,
+    description: null,
+    subject: null,
+    body: null,
+    from_address: null,
+    from_name: null,
+    reply_to: null,
+    template_id: null,
+    audience_type: null,
+    segment_id: null,
+    audience_filter: 'jsonb',
+    referenced_fields: null,
+    referenced_events: null,
+    referenced_segments: 'uuid[]',
+  },
+  { first: 3 },
+);
+
+const contentValues = (c: CampaignContent) =>
+  CONTENT.values({
+    name: c.name,
+    description: c.description,
+    subject: c.subject,
+    body: c.body,
+    from_address: c.fromAddress,
+    from_name: c.fromName,
+    reply_to: c.replyTo,
+    template_id: c.templateId,
+    audience_type: c.audienceType,
+    segment_id: c.segmentId,
+    audience_filter: c.audienceFilter === null ? null : JSON.stringify(c.audienceFilter),
+    referenced_fields: c.references.fields,
+    referenced_events: c.references.events,
+    referenced_segments: c.references.segments,
+  });
+
+const INSERT_CAMPAIGN_SQL = `INSERT INTO campaigns (id, project_id, ${columnList(CONTENT)},
+                            status, created_at, updated_at)
+     VALUES ($1, $2, ${placeholderList(CONTENT)}, 'DRAFT', now(), now())
+     RETURNING *`;
+
+const REPLACE_DRAFT_SQL = `UPDATE campaigns SET ${assignmentList(CONTENT)}, updated_at = now()
+      WHERE id = $1 AND project_id = $2 AND status = 'DRAFT'
+      RETURNING *`;
 
 export async function insertCampaign(
   sql: Sql,
   { id, projectId, content }: { id: string; projectId: string; content: CampaignContent },
 ): Promise<CampaignRow> {
-  const [row] = await sql.query<CampaignRow>(
-    `INSERT INTO campaigns (id, project_id, name, description, subject, body, from_address,
-                            from_name, reply_to, template_id, audience_type, segment_id,
-                            audience_filter, referenced_fields, referenced_events,
-                            referenced_segments, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $16::uuid[],
-             'DRAFT', now(), now())
-     RETURNING *`,
-    [id, projectId, ...contentParams(content)],
-  );
+  const [row] = await sql.query<CampaignRow>(INSERT_CAMPAIGN_SQL, [
+    id,
+    projectId,
+    ...contentValues(content),
+  ]);
   if (!row) throw new Error('The campaign insert returned no row');
   return row;
 }
@@ -89,59 +117,27 @@ export async function replaceDraftCampaign(
     content,
   }: { projectId: string; campaignId: string; content: CampaignContent },
 ): Promise<CampaignRow | undefined> {
-  const [row] = await sql.query<CampaignRow>(
-    `UPDATE campaigns SET name = $3, description = $4, subject = $5, body = $6, from_address = $7,
-            from_name = $8, reply_to = $9, template_id = $10, audience_type = $11, segment_id = $12,
-            audience_filter = $13::jsonb, referenced_fields = $14, referenced_events = $15,
-            referenced_segments = $16::uuid[], updated_at = now()
-      WHERE id = $1 AND project_id = $2 AND status = 'DRAFT'
-      RETURNING *`,
-    [campaignId, projectId, ...contentParams(content)],
-  );
+  const [row] = await sql.query<CampaignRow>(REPLACE_DRAFT_SQL, [
+    campaignId,
+    projectId,
+    ...contentValues(content),
+  ]);
   return row;
 }
 
-export async function findCampaign(
-  sql: Sql,
-  { projectId, campaignId }: { projectId: string; campaignId: string },
-): Promise<CampaignRow | undefined> {
-  const [row] = await sql.query<CampaignRow>(
-    'SELECT * FROM campaigns WHERE id = $1 AND project_id = $2',
-    [campaignId, projectId],
+export const findCampaign = (sql: Sql, ids: { projectId: string; campaignId: string }) =>
+  findOwnedRow<CampaignRow>(
+    sql,
+    { table: 'campaigns' },
+    { id: ids.campaignId, ownerId: ids.projectId },
   );
-  return row;
-}
 
 /** Newest first, after `afterId` (ids are time-ordered), `limit + 1` rows for the page builder. */
-export async function listCampaignRows(
-  sql: Sql,
-  {
-    projectId,
-    statuses,
-    afterId,
-    limit,
-  }: { projectId: string; statuses?: CampaignStatus[]; afterId?: string; limit: number },
-): Promise<CampaignRow[]> {
-  return sql.query<CampaignRow>(
-    `SELECT * FROM campaigns
-      WHERE project_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[]))
-        AND ($3::uuid IS NULL OR id < $3::uuid)
-      ORDER BY id DESC LIMIT $4`,
-    [projectId, statuses ?? null, afterId ?? null, limit + 1],
-  );
-}
-
-export async function countCampaigns(
-  sql: Sql,
-  { projectId, statuses }: { projectId: string; statuses?: CampaignStatus[] },
-): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM campaigns
-      WHERE project_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[]))`,
-    [projectId, statuses ?? null],
-  );
-  return row?.n ?? 0;
-}
+export const { list: listCampaignRows, count: countCampaigns } = statusListing<
+  CampaignRow,
+  CampaignStatus,
+  'projectId'
+>({ from: 'campaigns x', owner: ['projectId', 'project_id'], columns: '*' });
 
 /** Deletes a campaign that is not SCHEDULED or SENDING; answers the status it had, if any. */
 export async function deleteIdleCampaign(

@@ -1,4 +1,5 @@
 import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
+import { countDeleted, deleteOwnedRow, findOwnedRow } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface ContactRow {
@@ -12,16 +13,10 @@ export interface ContactRow {
 
 const CONTACT_COLUMNS = 'id, email, subscribed, data, created_at, updated_at';
 
-export async function findContact(
-  sql: Sql,
-  { projectId, contactId }: { projectId: string; contactId: string },
-): Promise<ContactRow | undefined> {
-  const [row] = await sql.query<ContactRow>(
-    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE id = $1 AND project_id = $2`,
-    [contactId, projectId],
-  );
-  return row;
-}
+const CONTACTS = { table: 'contacts', columns: CONTACT_COLUMNS };
+
+export const findContact = (sql: Sql, ids: { projectId: string; contactId: string }) =>
+  findOwnedRow<ContactRow>(sql, CONTACTS, { id: ids.contactId, ownerId: ids.projectId });
 
 /**
  * PATCH semantics in one statement: `(data - unset) || set` on the current row, the email when
@@ -77,16 +72,8 @@ export async function updateContactRow(
 }
 
 /** Deletes one contact (its events go with it); false when the project has no such contact. */
-export async function deleteContactRow(
-  sql: Sql,
-  { projectId, contactId }: { projectId: string; contactId: string },
-): Promise<boolean> {
-  const rows = await sql.query(
-    'DELETE FROM contacts WHERE id = $1 AND project_id = $2 RETURNING id',
-    [contactId, projectId],
-  );
-  return rows.length > 0;
-}
+export const deleteContactRow = (sql: Sql, ids: { projectId: string; contactId: string }) =>
+  deleteOwnedRow(sql, CONTACTS, { id: ids.contactId, ownerId: ids.projectId });
 
 /**
  * A page of contacts, newest first, after the keyset `afterId` (ids are time-ordered UUID v7);
@@ -149,28 +136,22 @@ export async function findContactsByEmail(
   );
 }
 
-export async function contactExists(
-  sql: Sql,
-  { projectId, contactId }: { projectId: string; contactId: string },
-): Promise<boolean> {
-  const rows = await sql.query('SELECT 1 FROM contacts WHERE id = $1 AND project_id = $2', [
-    contactId,
-    projectId,
-  ]);
-  return rows.length > 0;
-}
+export const contactExists = async (sql: Sql, ids: { projectId: string; contactId: string }) =>
+  (await findOwnedRow(
+    sql,
+    { table: 'contacts', columns: '1' },
+    { id: ids.contactId, ownerId: ids.projectId },
+  )) !== undefined;
 
 /** Deletes the project's contacts among `contactIds`; answers how many there were. */
 export async function deleteContactsById(
   sql: Sql,
   { projectId, contactIds }: { projectId: string; contactIds: string[] },
 ): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `WITH gone AS (DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[]) RETURNING 1)
-     SELECT count(*)::int AS n FROM gone`,
-    [projectId, contactIds],
-  );
-  return row?.n ?? 0;
+  return countDeleted(sql, 'DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[])', [
+    projectId,
+    contactIds,
+  ]);
 }
 
 /**

@@ -203,6 +203,22 @@ export async function markEmailRetrying(
   );
 }
 
+/** What an email.* event records of its email: the columns an UPDATE ... RETURNING gives it. */
+const EMAIL_EVENT_COLUMNS =
+  'id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id, campaign_id';
+
+/**
+ * Records event `name` for each email row of CTE `from` (EMAIL_EVENT_COLUMNS) that has a
+ * contact; `data` adds `'key', value` pairs to what the event says of its email.
+ */
+const insertEmailEventSql = ({ from, name, data }: { from: string; name: string; data?: string }) =>
+  `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+     SELECT uuid_generate_v7(), project_id, contact_id, '${name}',
+            jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
+              'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
+              'executionId', execution_id, 'campaignId', campaign_id${data ? `, ${data}` : ''})), now()
+       FROM ${from} WHERE contact_id IS NOT NULL`;
+
 /**
  * Records the server's acceptance: SENT with its Message-ID and rendered subject, and the
  * `email.sent` event, in one statement. A campaign's email cancelled while a lane was already
@@ -221,14 +237,8 @@ export async function markEmailSent(
               claimed_by = NULL, claimed_until = NULL
         WHERE id = $1
           AND (status IN ('QUEUED', 'CANCELLED') OR (status = 'BOUNCED' AND sent_at IS NULL))
-        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
-                  execution_id, campaign_id)
-     INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     SELECT uuid_generate_v7(), project_id, contact_id, 'email.sent',
-            jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
-              'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
-              'executionId', execution_id, 'campaignId', campaign_id)), now()
-       FROM sent WHERE contact_id IS NOT NULL`,
+        RETURNING ${EMAIL_EVENT_COLUMNS})
+     ${insertEmailEventSql({ from: 'sent', name: 'email.sent' })}`,
     [emailId, messageId, subject],
     'email-sent',
   );
@@ -246,14 +256,8 @@ export async function markEmailFailed(
     `WITH failed AS (
        UPDATE emails SET status = 'FAILED', error = $2, claimed_by = NULL, claimed_until = NULL
         WHERE id = $1 AND status = 'QUEUED'
-        RETURNING id, project_id, contact_id, subject, template_id, message_id, workflow_id,
-                  execution_id, campaign_id)
-     INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     SELECT uuid_generate_v7(), project_id, contact_id, 'email.failed',
-            jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
-              'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
-              'executionId', execution_id, 'campaignId', campaign_id, 'error', $3::text)), now()
-       FROM failed WHERE contact_id IS NOT NULL`,
+        RETURNING ${EMAIL_EVENT_COLUMNS})
+     ${insertEmailEventSql({ from: 'failed', name: 'email.failed', data: "'error', $3::text" })}`,
     [emailId, error, eventError],
   );
 }

@@ -98,6 +98,29 @@ export const outboxStatusSql = (blockedReason: string) =>
   `CASE WHEN ${blockedReason} IS NULL THEN 'QUEUED' ELSE 'SUPPRESSED' END`;
 
 /**
+ * For a source that judges its one recipient as it writes the row: the joins that name
+ * `blockedReasonSql`'s answer `r.reason`, which JUDGED_OUTBOX_VALUES read.
+ */
+export const judgeRecipientSql = ({
+  projectId,
+  email,
+  unsubscribedBlocks,
+  subscribed,
+}: {
+  projectId: string;
+  email: string;
+  unsubscribedBlocks: string;
+  subscribed: string;
+}) => `${suppressionJoinSql({ projectId, email })}
+       CROSS JOIN LATERAL (SELECT ${blockedReasonSql({ unsubscribedBlocks, subscribed })} AS reason) r`;
+
+/** The outbox columns `judgeRecipientSql`'s `r.reason` decides. */
+export const JUDGED_OUTBOX_VALUES = {
+  status: outboxStatusSql('r.reason'),
+  suppression_reason: 'r.reason',
+} as const;
+
+/**
  * The variables a template renders with: the contact's data, under the caller's own variables
  * (when given), under the contact's email and id and their `svc_` aliases, which always win.
  */

@@ -1,3 +1,4 @@
+import { countDeleted } from './rows.js';
 import type { Sql } from './sql.js';
 
 /**
@@ -119,12 +120,10 @@ export async function deleteEventsNamed(
   sql: Sql,
   { projectId, name }: { projectId: string; name: string },
 ): Promise<number> {
-  const [row] = await sql.query<{ deleted: number }>(
-    `WITH gone AS (DELETE FROM events WHERE project_id = $1 AND name = $2 RETURNING 1)
-     SELECT count(*)::int AS deleted FROM gone`,
-    [projectId, name],
-  );
-  return row?.deleted ?? 0;
+  return countDeleted(sql, 'DELETE FROM events WHERE project_id = $1 AND name = $2', [
+    projectId,
+    name,
+  ]);
 }
 
 /** Records one event the service emits for a contact (email.*, for instance). */

@@ -6,6 +6,8 @@ import type {
 import type { StepClosing } from '../../domain/automation/execution-contract.pure.js';
 import type { ReceivedEvent } from '../../domain/automation/execution-path.pure.js';
 import type { StepType } from '../../domain/automation/step-type.pure.js';
+import { namedParams } from './named-params.js';
+import { statusListing } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface ExecutionRow {
@@ -102,35 +104,16 @@ export async function findExecution(
 }
 
 /** Newest first after the keyset `afterId`; `limit + 1` rows. */
-export async function listExecutionRows(
-  sql: Sql,
-  {
-    workflowId,
-    statuses,
-    afterId,
-    limit,
-  }: { workflowId: string; statuses?: ExecutionStatus[]; afterId?: string; limit: number },
-): Promise<ExecutionRow[]> {
-  return sql.query<ExecutionRow>(
-    `SELECT ${EXECUTION_COLUMNS} FROM executions x JOIN contacts c ON c.id = x.contact_id
-      WHERE x.workflow_id = $1 AND ($2::text[] IS NULL OR x.status = ANY($2::text[]))
-        AND ($3::uuid IS NULL OR x.id < $3::uuid)
-      ORDER BY x.id DESC LIMIT $4`,
-    [workflowId, statuses ?? null, afterId ?? null, limit + 1],
-  );
-}
-
-export async function countExecutions(
-  sql: Sql,
-  { workflowId, statuses }: { workflowId: string; statuses?: ExecutionStatus[] },
-): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM executions
-      WHERE workflow_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[]))`,
-    [workflowId, statuses ?? null],
-  );
-  return row?.n ?? 0;
-}
+export const { list: listExecutionRows, count: countExecutions } = statusListing<
+  ExecutionRow,
+  ExecutionStatus,
+  'workflowId'
+>({
+  from: 'executions x',
+  owner: ['workflowId', 'workflow_id'],
+  columns: EXECUTION_COLUMNS,
+  joins: 'JOIN contacts c ON c.id = x.contact_id',
+});
 
 /**
  * Cancels the workflow's RUNNING and WAITING executions (only `executionId` when given): status
@@ -158,12 +141,51 @@ export async function cancelExecutions(
   );
 }
 
-const closingParams = (close: StepClosing | undefined): unknown[] => [
-  close?.seq ?? null,
-  close?.status ?? null,
-  close?.result ? JSON.stringify(close.result) : null,
-  close?.error ?? null,
-];
+/** The step an execution leaves, as the parameters of `closeStepSql`. */
+const CLOSING = {
+  closeSeq: null,
+  closeStatus: null,
+  closeResult: null,
+  closeError: null,
+} as const;
+
+const closingValues = (close: StepClosing | undefined) => ({
+  closeSeq: close?.seq ?? null,
+  closeStatus: close?.status ?? null,
+  closeResult: close?.result ? JSON.stringify(close.result) : null,
+  closeError: close?.error ?? null,
+});
+
+/** The `closed` CTE: ends the step the execution leaves, if it is still RUNNING. */
+const closeStepSql = ($: Record<keyof typeof CLOSING | 'executionId', string>) => `closed AS (
+       UPDATE execution_steps
+          SET status = ${$.closeStatus}, finished_at = now(), result = ${$.closeResult}::jsonb,
+              error = ${$.closeError}
+        WHERE execution_id = ${$.executionId} AND seq = ${$.closeSeq} AND status = 'RUNNING')`;
+
+const BEGIN = namedParams({
+  executionId: null,
+  seq: null,
+  stepId: null,
+  type: null,
+  waiting: null,
+  ...CLOSING,
+  context: 'jsonb',
+});
+
+const BEGIN_STEP_SQL = `WITH execution AS (
+       UPDATE executions SET status = CASE WHEN ${BEGIN.$.waiting} THEN 'WAITING' ELSE 'RUNNING' END,
+              current_step_id = ${BEGIN.$.stepId}, context = coalesce(${BEGIN.$.context}, context),
+              updated_at = now()
+        WHERE id = ${BEGIN.$.executionId} AND status IN ('RUNNING', 'WAITING')
+        RETURNING id),
+     ${closeStepSql(BEGIN.$)},
+     begun AS (
+       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at)
+       SELECT id, ${BEGIN.$.seq}, ${BEGIN.$.stepId}, ${BEGIN.$.type}, 'RUNNING', now() FROM execution
+       ON CONFLICT (execution_id, seq) DO UPDATE SET step_id = execution_steps.step_id
+       RETURNING started_at)
+     SELECT EXISTS (SELECT 1 FROM execution) AS active, (SELECT started_at FROM begun) AS started_at`;
 
 /**
  * Records that an execution begins step `seq` (its status RUNNING, or WAITING for a DELAY or
@@ -174,13 +196,9 @@ const closingParams = (close: StepClosing | undefined): unknown[] => [
 export async function beginExecutionStep(
   sql: Sql,
   {
-    executionId,
-    seq,
-    stepId,
-    type,
-    waiting,
     close,
     context,
+    ...step
   }: {
     executionId: string;
     seq: number;
@@ -192,33 +210,44 @@ export async function beginExecutionStep(
   },
 ): Promise<{ active: boolean; startedAt: Date | null }> {
   const [row] = await sql.query<{ active: boolean; started_at: Date | null }>(
-    `WITH execution AS (
-       UPDATE executions SET status = CASE WHEN $5 THEN 'WAITING' ELSE 'RUNNING' END,
-              current_step_id = $3, context = coalesce($10::jsonb, context), updated_at = now()
-        WHERE id = $1 AND status IN ('RUNNING', 'WAITING')
-        RETURNING id),
-     closed AS (
-       UPDATE execution_steps SET status = $7, finished_at = now(), result = $8::jsonb, error = $9
-        WHERE execution_id = $1 AND seq = $6 AND status = 'RUNNING'),
-     begun AS (
-       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at)
-       SELECT id, $2, $3, $4, 'RUNNING', now() FROM execution
-       ON CONFLICT (execution_id, seq) DO UPDATE SET step_id = execution_steps.step_id
-       RETURNING started_at)
-     SELECT EXISTS (SELECT 1 FROM execution) AS active, (SELECT started_at FROM begun) AS started_at`,
-    [
-      executionId,
-      seq,
-      stepId,
-      type,
-      waiting,
-      ...closingParams(close),
-      context ? JSON.stringify(context) : null,
-    ],
+    BEGIN_STEP_SQL,
+    BEGIN.values({
+      ...step,
+      ...closingValues(close),
+      context: context ? JSON.stringify(context) : null,
+    }),
     'execution-step-begin',
   );
   return { active: row?.active ?? false, startedAt: row?.started_at ?? null };
 }
+
+const FINISH = namedParams({
+  executionId: null,
+  status: null,
+  exitReason: null,
+  error: null,
+  ...CLOSING,
+  exitSeq: null,
+  exitStepId: null,
+  context: 'jsonb',
+});
+
+const FINISH_SQL = `WITH execution AS (
+       UPDATE executions SET status = ${FINISH.$.status}, exit_reason = ${FINISH.$.exitReason},
+              error = ${FINISH.$.error}, finished_at = now(), updated_at = now(),
+              context = coalesce(${FINISH.$.context}, context),
+              current_step_id = coalesce(${FINISH.$.exitStepId}::uuid, current_step_id)
+        WHERE id = ${FINISH.$.executionId} AND status IN ('RUNNING', 'WAITING')
+        RETURNING id),
+     ${closeStepSql(FINISH.$)},
+     exited AS (
+       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at,
+                                    finished_at, result)
+       SELECT id, ${FINISH.$.exitSeq}, ${FINISH.$.exitStepId}, 'EXIT', 'COMPLETED', now(), now(),
+              jsonb_build_object('reason', ${FINISH.$.exitReason}::text)
+         FROM execution WHERE ${FINISH.$.exitSeq}::int IS NOT NULL
+       ON CONFLICT (execution_id, seq) DO NOTHING)
+     SELECT EXISTS (SELECT 1 FROM execution) AS ended`;
 
 /**
  * Ends an execution: the step it leaves closed, an EXIT step recorded as COMPLETED when it ends
@@ -246,32 +275,17 @@ export async function finishExecution(
   },
 ): Promise<boolean> {
   const [row] = await sql.query<{ ended: boolean }>(
-    `WITH execution AS (
-       UPDATE executions SET status = $2, exit_reason = $3, error = $4, finished_at = now(),
-              updated_at = now(), context = coalesce($11::jsonb, context),
-              current_step_id = coalesce($10::uuid, current_step_id)
-        WHERE id = $1 AND status IN ('RUNNING', 'WAITING')
-        RETURNING id),
-     closed AS (
-       UPDATE execution_steps SET status = $6, finished_at = now(), result = $7::jsonb, error = $8
-        WHERE execution_id = $1 AND seq = $5 AND status = 'RUNNING'),
-     exited AS (
-       INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at,
-                                    finished_at, result)
-       SELECT id, $9, $10, 'EXIT', 'COMPLETED', now(), now(), jsonb_build_object('reason', $3::text)
-         FROM execution WHERE $9::int IS NOT NULL
-       ON CONFLICT (execution_id, seq) DO NOTHING)
-     SELECT EXISTS (SELECT 1 FROM execution) AS ended`,
-    [
+    FINISH_SQL,
+    FINISH.values({
       executionId,
       status,
-      exitReason ?? null,
-      error ?? null,
-      ...closingParams(close),
-      exitStep?.seq ?? null,
-      exitStep?.stepId ?? null,
-      context ? JSON.stringify(context) : null,
-    ],
+      exitReason: exitReason ?? null,
+      error: error ?? null,
+      ...closingValues(close),
+      exitSeq: exitStep?.seq ?? null,
+      exitStepId: exitStep?.stepId ?? null,
+      context: context ? JSON.stringify(context) : null,
+    }),
     'execution-finish',
   );
   return row?.ended ?? false;

@@ -1,6 +1,7 @@
 import type { JobResult } from '../../domain/jobs/job-result.pure.js';
 import type { JobStatus } from '../../domain/jobs/job-status.pure.js';
 import type { JobType } from '../../domain/jobs/job-type.pure.js';
+import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface JobRow {
@@ -37,11 +38,7 @@ export async function findJobFile(
   sql: Sql,
   { jobId }: { jobId: string },
 ): Promise<Buffer | undefined> {
-  const [row] = await sql.query<{ content: Buffer }>(
-    'SELECT content FROM job_files WHERE job_id = $1',
-    [jobId],
-  );
-  return row?.content;
+  return findColumn<Buffer>(sql, { table: 'job_files', column: 'content', key: 'job_id' }, jobId);
 }
 
 export async function setJobTotal(

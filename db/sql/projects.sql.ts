@@ -5,31 +5,35 @@ export interface ProjectKeyRow {
   disabled: boolean;
 }
 
-/** The project of a public key. Runs on every tracked event: one prepared statement. */
-export async function findProjectByPublicKey(
+/** The column each kind of project key is looked up by. */
+const KEY_COLUMN = { public: 'public_key', secret: 'secret_key_hash' } as const;
+
+const findProjectByKey = async (
   sql: Sql,
-  { publicKey }: { publicKey: string },
-): Promise<ProjectKeyRow | undefined> {
-  const [row] = await sql.query<ProjectKeyRow>(
-    'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE public_key = $1',
-    [publicKey],
-    'project-by-public-key',
-  );
-  return row;
-}
+  { kind, key, name }: { kind: keyof typeof KEY_COLUMN; key: string; name: string },
+): Promise<ProjectKeyRow | undefined> =>
+  (
+    await sql.query<ProjectKeyRow>(
+      `SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE ${KEY_COLUMN[kind]} = $1`,
+      [key],
+      name,
+    )
+  )[0];
+
+/** The project of a public key. Runs on every tracked event: one prepared statement. */
+export const findProjectByPublicKey = (sql: Sql, { publicKey }: { publicKey: string }) =>
+  findProjectByKey(sql, { kind: 'public', key: publicKey, name: 'project-by-public-key' });
 
 /** The project of a secret key, by the key's hash. Runs on every API request. */
-export async function findProjectBySecretKeyHash(
+export const findProjectBySecretKeyHash = (
   sql: Sql,
   { secretKeyHash }: { secretKeyHash: string },
-): Promise<ProjectKeyRow | undefined> {
-  const [row] = await sql.query<ProjectKeyRow>(
-    'SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE secret_key_hash = $1',
-    [secretKeyHash],
-    'project-by-secret-key',
-  );
-  return row;
-}
+) =>
+  findProjectByKey(sql, {
+    kind: 'secret',
+    key: secretKeyHash,
+    name: 'project-by-secret-key',
+  });
 
 // Tables holding a project's data (not its identity, keys or members), wiped by a reset.
 // Children before the contacts they reference.

@@ -6,12 +6,12 @@ import {
 import type { AcceptedEmailStatus, EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import {
-  blockedReasonSql,
   insertEmailsSql,
-  outboxStatusSql,
-  suppressionJoinSql,
+  JUDGED_OUTBOX_VALUES,
+  judgeRecipientSql,
   templateVariablesSql,
 } from './email-outbox.sql.js';
+import { namedParams } from './named-params.js';
 import type { Sql } from './sql.js';
 
 export interface SendTemplateRow {
@@ -65,43 +65,55 @@ export interface QueuedEmailRow {
   deliveryQueue: string;
 }
 
+/**
+ * A send's own values, by outbox column, after CONTACT_UPSERT_CTES's $1-$4 (its $2 is the
+ * project). `variables` are the caller's, which templateVariablesSql lays over the contact's.
+ */
+const EMAIL = namedParams(
+  {
+    id: 'uuid',
+    template_id: 'uuid',
+    domain_id: 'uuid',
+    to_name: null,
+    from_address: null,
+    from_name: null,
+    reply_to: null,
+    subject: null,
+    body: null,
+    type: null,
+    headers: 'jsonb',
+    variables: 'jsonb',
+    attachment_ids: 'uuid[]',
+    delivery_queue: null,
+  },
+  { first: 5 },
+);
+
 /** Built once: the statement text is the same for every send (and prepared by name). */
 const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
      queued AS (
        ${insertEmailsSql({
          values: {
-           id: '$5::uuid',
+           ...EMAIL.$,
            project_id: '$2::uuid',
            contact_id: 'f.id',
-           template_id: '$6::uuid',
-           domain_id: '$7::uuid',
            to_address: 'f.email',
-           to_name: '$8',
-           from_address: '$9',
-           from_name: '$10',
-           reply_to: '$11',
-           subject: '$12',
-           body: '$13',
-           type: '$14',
-           status: outboxStatusSql('r.reason'),
-           headers: '$15::jsonb',
+           ...JUDGED_OUTBOX_VALUES,
            variables: templateVariablesSql({
              data: 'f.data',
-             extra: '$16::jsonb',
+             extra: EMAIL.$.variables,
              email: 'f.email',
              id: 'f.id',
            }),
-           attachment_ids: '$17::uuid[]',
-           suppression_reason: 'r.reason',
-           delivery_queue: '$18',
            created_at: 'now()',
          },
          from: `FROM flagged f
-                ${suppressionJoinSql({ projectId: '$2::uuid', email: 'f.email' })}
-                CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
-                  unsubscribedBlocks: "$14 = 'MARKETING'",
+                ${judgeRecipientSql({
+                  projectId: '$2::uuid',
+                  email: 'f.email',
+                  unsubscribedBlocks: `${EMAIL.$.type} = 'MARKETING'`,
                   subscribed: 'f.subscribed',
-                })} AS reason) r`,
+                })}`,
          returning: 'id, contact_id, status',
        })}
      )
@@ -140,20 +152,22 @@ export async function upsertContactAndQueueEmail(
     QUEUE_EMAIL_SQL,
     [
       ...contactUpsertParams({ projectId, rows: [contact], defaultSubscribed, source }),
-      email.id,
-      email.templateId,
-      email.domainId,
-      email.toName,
-      email.fromAddress,
-      email.fromName,
-      email.replyTo,
-      email.subject,
-      email.body,
-      email.type,
-      JSON.stringify(email.headers),
-      JSON.stringify(email.variables),
-      email.attachmentIds,
-      email.deliveryQueue,
+      ...EMAIL.values({
+        id: email.id,
+        template_id: email.templateId,
+        domain_id: email.domainId,
+        to_name: email.toName,
+        from_address: email.fromAddress,
+        from_name: email.fromName,
+        reply_to: email.replyTo,
+        subject: email.subject,
+        body: email.body,
+        type: email.type,
+        headers: JSON.stringify(email.headers),
+        variables: JSON.stringify(email.variables),
+        attachment_ids: email.attachmentIds,
+        delivery_queue: email.deliveryQueue,
+      }),
     ],
     'queue-email',
   );
@@ -161,14 +175,27 @@ export async function upsertContactAndQueueEmail(
   return row;
 }
 
+const STEP_EMAIL = namedParams({
+  id: 'uuid',
+  projectId: 'uuid',
+  contactId: 'uuid',
+  templateId: 'uuid',
+  domainId: 'uuid',
+  variables: 'jsonb',
+  deliveryQueue: null,
+  workflowId: 'uuid',
+  executionId: 'uuid',
+  stepId: 'uuid',
+});
+
 const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
        ${insertEmailsSql({
          values: {
-           id: '$1::uuid',
-           project_id: '$2::uuid',
+           id: STEP_EMAIL.$.id,
+           project_id: STEP_EMAIL.$.projectId,
            contact_id: 'c.id',
            template_id: 't.id',
-           domain_id: '$5::uuid',
+           domain_id: STEP_EMAIL.$.domainId,
            to_address: 'c.email',
            from_address: 't.from_address',
            from_name: 't.from_name',
@@ -176,37 +203,39 @@ const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
            subject: 't.subject',
            body: 't.body',
            type: 't.type',
-           status: outboxStatusSql('r.reason'),
+           ...JUDGED_OUTBOX_VALUES,
            headers: "'{}'::jsonb",
            variables: templateVariablesSql({
              data: 'c.data',
-             extra: '$6::jsonb',
+             extra: STEP_EMAIL.$.variables,
              email: 'c.email',
              id: 'c.id',
            }),
            attachment_ids: "'{}'::uuid[]",
-           suppression_reason: 'r.reason',
-           delivery_queue: '$7',
+           delivery_queue: STEP_EMAIL.$.deliveryQueue,
            created_at: 'now()',
-           workflow_id: '$8::uuid',
-           execution_id: '$9::uuid',
-           step_id: '$10::uuid',
+           workflow_id: STEP_EMAIL.$.workflowId,
+           execution_id: STEP_EMAIL.$.executionId,
+           step_id: STEP_EMAIL.$.stepId,
          },
          from: `FROM contacts c
-                JOIN templates t ON t.id = $4::uuid AND t.project_id = $2::uuid
-                ${suppressionJoinSql({ projectId: '$2::uuid', email: 'c.email' })}
-                CROSS JOIN LATERAL (SELECT ${blockedReasonSql({
+                JOIN templates t
+                  ON t.id = ${STEP_EMAIL.$.templateId} AND t.project_id = ${STEP_EMAIL.$.projectId}
+                ${judgeRecipientSql({
+                  projectId: STEP_EMAIL.$.projectId,
+                  email: 'c.email',
                   unsubscribedBlocks: "t.type = 'MARKETING'",
                   subscribed: 'c.subscribed',
-                })} AS reason) r
-               WHERE c.id = $3::uuid AND c.project_id = $2::uuid`,
+                })}
+               WHERE c.id = ${STEP_EMAIL.$.contactId} AND c.project_id = ${STEP_EMAIL.$.projectId}`,
          onConflict:
            'ON CONFLICT (execution_id, step_id) WHERE execution_id IS NOT NULL DO NOTHING',
          returning: 'id, status',
        })})
      SELECT id, status FROM queued
      UNION ALL
-     SELECT id, status FROM emails WHERE execution_id = $9::uuid AND step_id = $10::uuid
+     SELECT id, status FROM emails
+      WHERE execution_id = ${STEP_EMAIL.$.executionId} AND step_id = ${STEP_EMAIL.$.stepId}
      LIMIT 1`;
 
 /**
@@ -217,18 +246,7 @@ const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
  */
 export async function queueExecutionEmail(
   sql: Sql,
-  {
-    id,
-    projectId,
-    contactId,
-    templateId,
-    domainId,
-    variables,
-    deliveryQueue,
-    workflowId,
-    executionId,
-    stepId,
-  }: {
+  email: {
     id: string;
     projectId: string;
     contactId: string;
@@ -244,18 +262,7 @@ export async function queueExecutionEmail(
 ): Promise<{ id: string; status: EmailStatus } | undefined> {
   const [row] = await sql.query<{ id: string; status: EmailStatus }>(
     QUEUE_EXECUTION_EMAIL_SQL,
-    [
-      id,
-      projectId,
-      contactId,
-      templateId,
-      domainId,
-      JSON.stringify(variables),
-      deliveryQueue,
-      workflowId,
-      executionId,
-      stepId,
-    ],
+    STEP_EMAIL.values({ ...email, variables: JSON.stringify(email.variables) }),
     'queue-execution-email',
   );
   return row;

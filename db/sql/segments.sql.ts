@@ -1,6 +1,8 @@
 import type { Filter } from '../../domain/segments/filter/ast.pure.js';
 import type { FilterReferences } from '../../domain/segments/filter/references.pure.js';
 import type { SegmentType } from '../../domain/segments/segment-type.pure.js';
+import { assignmentList, columnList, namedParams, placeholderList } from './named-params.js';
+import { deleteOwnedRow, findOwnedRow } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface SegmentRow {
@@ -21,39 +23,55 @@ export interface SegmentRow {
 const SEGMENT_COLUMNS = `id, project_id, name, slug, description, type, filter, track_membership,
   member_count, member_count_at, created_at, updated_at`;
 
+/** What create writes and PATCH changes, as its columns: both statements are built from it. */
+const CONTENT = {
+  name: null,
+  slug: null,
+  description: null,
+  filter: null,
+  track_membership: null,
+  referenced_fields: null,
+  referenced_events: null,
+  referenced_segments: null,
+} as const;
+
+interface SegmentContent {
+  name?: string;
+  slug?: string;
+  description?: string | null;
+  filter?: Filter | null;
+  trackMembership?: boolean;
+  references?: FilterReferences;
+}
+
+const contentValues = (c: SegmentContent) => ({
+  name: c.name ?? null,
+  slug: c.slug ?? null,
+  description: c.description ?? null,
+  filter: c.filter ? JSON.stringify(c.filter) : null,
+  track_membership: c.trackMembership ?? null,
+  referenced_fields: c.references?.fields ?? null,
+  referenced_events: c.references?.events ?? null,
+  referenced_segments: c.references?.segments ?? null,
+});
+
+const INSERT = namedParams({ id: null, project_id: null, type: null, ...CONTENT });
+
 /** Throws a unique violation when the project has a segment of that slug. */
 export async function insertSegment(
   sql: Sql,
-  segment: {
-    id: string;
-    projectId: string;
-    name: string;
-    slug: string;
-    description: string | null;
-    type: SegmentType;
-    filter: Filter | null;
-    trackMembership: boolean;
-    references: FilterReferences;
-  },
+  segment: Required<SegmentContent> & { id: string; projectId: string; type: SegmentType },
 ): Promise<SegmentRow> {
   const [row] = await sql.query<SegmentRow>(
-    `INSERT INTO segments (id, project_id, name, slug, description, type, filter, track_membership,
-                           referenced_fields, referenced_events, referenced_segments, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), now())
+    `INSERT INTO segments (${columnList(INSERT)}, created_at, updated_at)
+     VALUES (${placeholderList(INSERT)}, now(), now())
      RETURNING ${SEGMENT_COLUMNS}`,
-    [
-      segment.id,
-      segment.projectId,
-      segment.name,
-      segment.slug,
-      segment.description,
-      segment.type,
-      segment.filter ? JSON.stringify(segment.filter) : null,
-      segment.trackMembership,
-      segment.references.fields,
-      segment.references.events,
-      segment.references.segments,
-    ],
+    INSERT.values({
+      id: segment.id,
+      project_id: segment.projectId,
+      type: segment.type,
+      ...contentValues(segment),
+    }),
   );
   return row as SegmentRow;
 }
@@ -62,11 +80,11 @@ export async function findSegment(
   sql: Sql,
   { projectId, segmentId }: { projectId: string; segmentId: string },
 ): Promise<SegmentRow | undefined> {
-  const [row] = await sql.query<SegmentRow>(
-    `SELECT ${SEGMENT_COLUMNS} FROM segments WHERE id = $1 AND project_id = $2`,
-    [segmentId, projectId],
+  return findOwnedRow<SegmentRow>(
+    sql,
+    { table: 'segments', columns: SEGMENT_COLUMNS },
+    { id: segmentId, ownerId: projectId },
   );
-  return row;
 }
 
 export async function listSegmentRows(
@@ -79,55 +97,33 @@ export async function listSegmentRows(
   );
 }
 
+// A null keeps the column, except for the description, which may be set to null.
+const UPDATE = namedParams({ id: null, project_id: null, description_given: null, ...CONTENT });
+const UPDATE_SEGMENT_SQL = `UPDATE segments SET
+       ${assignmentList(UPDATE, {
+         only: Object.keys(CONTENT) as (keyof typeof CONTENT)[],
+         value: (column, placeholder) =>
+           column === 'description'
+             ? `CASE WHEN ${UPDATE.$.description_given} THEN ${placeholder} ELSE description END`
+             : `coalesce(${placeholder}, ${column})`,
+       })},
+       updated_at = now()
+     WHERE id = ${UPDATE.$.id} AND project_id = ${UPDATE.$.project_id}
+     RETURNING ${SEGMENT_COLUMNS}`;
+
 /** Changes what is given (undefined keeps a column); throws a unique violation on a taken slug. */
 export async function updateSegmentRow(
   sql: Sql,
-  {
-    projectId,
-    segmentId,
-    name,
-    slug,
-    description,
-    filter,
-    references,
-    trackMembership,
-  }: {
-    projectId: string;
-    segmentId: string;
-    name?: string;
-    slug?: string;
-    description?: string | null;
-    filter?: Filter;
-    references?: FilterReferences;
-    trackMembership?: boolean;
-  },
+  { projectId, segmentId, ...content }: SegmentContent & { projectId: string; segmentId: string },
 ): Promise<SegmentRow | undefined> {
   const [row] = await sql.query<SegmentRow>(
-    `UPDATE segments SET
-       name = coalesce($3, name),
-       slug = coalesce($4, slug),
-       description = CASE WHEN $5 THEN $6 ELSE description END,
-       filter = coalesce($7, filter),
-       referenced_fields = coalesce($8, referenced_fields),
-       referenced_events = coalesce($9, referenced_events),
-       referenced_segments = coalesce($10, referenced_segments),
-       track_membership = coalesce($11, track_membership),
-       updated_at = now()
-     WHERE id = $1 AND project_id = $2
-     RETURNING ${SEGMENT_COLUMNS}`,
-    [
-      segmentId,
-      projectId,
-      name ?? null,
-      slug ?? null,
-      description !== undefined,
-      description ?? null,
-      filter ? JSON.stringify(filter) : null,
-      references?.fields ?? null,
-      references?.events ?? null,
-      references?.segments ?? null,
-      trackMembership ?? null,
-    ],
+    UPDATE_SEGMENT_SQL,
+    UPDATE.values({
+      id: segmentId,
+      project_id: projectId,
+      description_given: content.description !== undefined,
+      ...contentValues(content),
+    }),
   );
   return row;
 }
@@ -136,11 +132,7 @@ export async function deleteSegmentRow(
   sql: Sql,
   { projectId, segmentId }: { projectId: string; segmentId: string },
 ): Promise<boolean> {
-  const rows = await sql.query(
-    'DELETE FROM segments WHERE id = $1 AND project_id = $2 RETURNING id',
-    [segmentId, projectId],
-  );
-  return rows.length > 0;
+  return deleteOwnedRow(sql, { table: 'segments' }, { id: segmentId, ownerId: projectId });
 }
 
 export interface SegmentDefinitionRow {

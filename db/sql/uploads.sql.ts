@@ -1,3 +1,4 @@
+import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 export async function insertUpload(
@@ -19,9 +20,5 @@ export async function findUploadContentType(
   sql: Sql,
   { key }: { key: string },
 ): Promise<string | undefined> {
-  const [row] = await sql.query<{ content_type: string }>(
-    'SELECT content_type FROM uploads WHERE key = $1',
-    [key],
-  );
-  return row?.content_type;
+  return findColumn<string>(sql, { table: 'uploads', column: 'content_type', key: 'key' }, key);
 }

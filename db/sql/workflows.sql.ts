@@ -2,6 +2,7 @@ import type { StepConfig, WorkflowGraph } from '../../domain/automation/step-con
 import type { StepType, TransitionBranch } from '../../domain/automation/step-type.pure.js';
 import type { TriggerType } from '../../domain/automation/trigger-type.pure.js';
 import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
+import { deleteOwnedRow, findOwnedRow } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface WorkflowRow {
@@ -242,11 +243,11 @@ export async function deleteWorkflowTransition(
   sql: Sql,
   { workflowId, transitionId }: { workflowId: string; transitionId: string },
 ): Promise<boolean> {
-  const deleted = await sql.query(
-    'DELETE FROM workflow_transitions WHERE id = $1 AND workflow_id = $2 RETURNING id',
-    [transitionId, workflowId],
+  return deleteOwnedRow(
+    sql,
+    { table: 'workflow_transitions', ownerColumn: 'workflow_id' },
+    { id: transitionId, ownerId: workflowId },
   );
-  return deleted.length > 0;
 }
 
 /**
@@ -298,11 +299,11 @@ export async function findSegmentForTrigger(
   sql: Sql,
   { projectId, segmentId }: { projectId: string; segmentId: string },
 ): Promise<SegmentTriggerTarget | undefined> {
-  const [row] = await sql.query<SegmentTriggerTarget>(
-    'SELECT id, name, type, track_membership FROM segments WHERE id = $1 AND project_id = $2',
-    [segmentId, projectId],
+  return findOwnedRow<SegmentTriggerTarget>(
+    sql,
+    { table: 'segments', columns: 'id, name, type, track_membership' },
+    { id: segmentId, ownerId: projectId },
   );
-  return row;
 }
 
 /** How many of each status the workflow's executions are in. */
