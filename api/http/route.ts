@@ -15,7 +15,8 @@ import type { AppDeps } from '../deps.js';
 export type AuthMode = 'none' | 'session' | 'projectPath' | 'project' | 'track';
 
 export type Principal =
-  { type: 'key'; projectId: string; keyKind: KeyKind } | { type: 'session'; userId: string };
+  | { type: 'key'; projectId: string; keyKind: KeyKind }
+  | { type: 'session'; userId: string; sessionId: string };
 
 export interface AuthInfo {
   principal?: Principal;

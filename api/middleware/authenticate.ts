@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { findSessionUser } from '../../domain/accounts/accounts.service.js';
 import { SESSION_COOKIE } from '../../domain/accounts/sessions.js';
+import { findLiveSession, type LiveSession } from '../../domain/accounts/sessions.service.js';
 import {
   authenticateApiKey,
   getProject,
@@ -27,11 +27,11 @@ function bearerOf(ctx: Context): string | undefined {
   return match?.[1];
 }
 
-async function sessionUserId(ctx: Context, em: Em, deps: AppDeps): Promise<string | undefined> {
+/** The live session the cookie names: one query by primary key (revocations show at once). */
+async function cookieSession(ctx: Context, deps: AppDeps): Promise<LiveSession | undefined> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return undefined;
-  const user = await findSessionUser({ em, sessionSecret: deps.accounts.sessionSecret, token });
-  return user?.id;
+  return findLiveSession({ sql: deps.sql, sessionSecret: deps.accounts.sessionSecret, token });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,14 +76,15 @@ export async function authenticate({
     return { principal, projectId: identity.projectId, role: 'ADMIN' };
   }
 
-  const userId = await sessionUserId(ctx, em, deps);
-  if (!userId) {
+  const session = await cookieSession(ctx, deps);
+  if (!session) {
     if (mode === 'project' || mode === 'track') throw invalidKey('Missing API key');
     throw new DomainError('UNAUTHORIZED', 'Log in first', {
       suggestion: 'POST /auth/login sets the session cookie.',
     });
   }
-  const principal = { type: 'session' as const, userId };
+  const { userId } = session;
+  const principal = { type: 'session' as const, userId, sessionId: session.sessionId };
   if (mode === 'session') return { principal };
 
   const projectId = mode === 'projectPath' ? ctx.params.id : ctx.get('X-Project-Id');

@@ -9,9 +9,11 @@ import {
   toUserView,
   verifyEmail,
 } from '../../domain/accounts/accounts.service.js';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS } from '../../domain/accounts/sessions.js';
-import type { HttpSettings } from '../deps.js';
+import { SESSION_COOKIE } from '../../domain/accounts/sessions.js';
+import { endSessionOfToken } from '../../domain/accounts/sessions.service.js';
+import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
+import { clientOf, setSessionCookie, withRetryAfter } from './auth-http.js';
 import { resetPasswordPage, verifyEmailPage } from './auth-pages.js';
 import {
   emailBody,
@@ -24,21 +26,29 @@ import {
   userView,
 } from './auth.schemas.js';
 
-/** HttpOnly, SameSite=Lax, host-only (no Domain), Secure when the public URL is https. */
-function setSessionCookie(ctx: Context, http: HttpSettings, value: string | null): void {
-  const secure = http.secureCookies;
-  if (secure) ctx.cookies.secure = true;
-  ctx.cookies.set(SESSION_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: value ? SESSION_TTL_SECONDS * 1000 : 0,
-    overwrite: true,
+const ok = { success: true as const };
+
+/** Ends the session the cookie names on the server, then clears the cookie. */
+async function logOut({ ctx, deps }: { ctx: Context; deps: AppDeps }) {
+  await endSessionOfToken({
+    sql: deps.sql,
+    sessionSecret: deps.accounts.sessionSecret,
+    token: ctx.cookies.get(SESSION_COOKIE),
   });
+  setSessionCookie(ctx, deps.http, null);
+  return ok;
 }
 
-const ok = { success: true as const };
+const logoutRoute = (method: 'get' | 'post') =>
+  defineRoute({
+    method,
+    path: '/auth/logout',
+    summary: 'End the session on the server and clear its cookie',
+    tag: 'Accounts',
+    auth: 'none',
+    response: okResponse,
+    handler: logOut,
+  });
 
 export const authRoutes = () => [
   defineRoute({
@@ -50,14 +60,18 @@ export const authRoutes = () => [
     body: signupBody,
     status: 201,
     response: userView,
-    handler: async ({ body, em, deps, ctx }) => {
-      const { user, sessionToken } = await signUp({
-        em,
-        ...deps.accounts,
-        email: body.email,
-        password: body.password,
-        name: body.name,
-      });
+    handler: async ({ body, em, sql, deps, ctx }) => {
+      const { user, sessionToken } = await withRetryAfter(ctx, () =>
+        signUp({
+          em,
+          sql,
+          client: clientOf(ctx),
+          ...deps.accounts,
+          email: body.email,
+          password: body.password,
+          name: body.name,
+        }),
+      );
       setSessionCookie(ctx, deps.http, sessionToken);
       return toUserView(user);
     },
@@ -70,29 +84,23 @@ export const authRoutes = () => [
     auth: 'none',
     body: loginBody,
     response: userView,
-    handler: async ({ body, em, deps, ctx }) => {
-      const { user, sessionToken } = await logIn({
-        em,
-        ...deps.accounts,
-        email: body.email,
-        password: body.password,
-      });
+    handler: async ({ body, em, sql, deps, ctx }) => {
+      const { user, sessionToken } = await withRetryAfter(ctx, () =>
+        logIn({
+          em,
+          sql,
+          client: clientOf(ctx),
+          sessionSecret: deps.accounts.sessionSecret,
+          email: body.email,
+          password: body.password,
+        }),
+      );
       setSessionCookie(ctx, deps.http, sessionToken);
       return toUserView(user);
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/auth/logout',
-    summary: 'Clear the session cookie',
-    tag: 'Accounts',
-    auth: 'none',
-    response: okResponse,
-    handler: async ({ deps, ctx }) => {
-      setSessionCookie(ctx, deps.http, null);
-      return ok;
-    },
-  }),
+  logoutRoute('get'),
+  logoutRoute('post'),
   defineRoute({
     method: 'get',
     path: '/auth/oauth-config',
@@ -137,8 +145,11 @@ export const authRoutes = () => [
     body: emailBody,
     status: 202,
     response: okResponse,
-    handler: async ({ body, em, deps }) => {
-      await requestEmailVerification({ em, engine: deps.engine, email: body.email });
+    handler: async ({ body, em, sql, deps, ctx }) => {
+      const client = clientOf(ctx);
+      await withRetryAfter(ctx, () =>
+        requestEmailVerification({ em, sql, client, engine: deps.engine, email: body.email }),
+      );
       return ok;
     },
   }),
@@ -151,21 +162,25 @@ export const authRoutes = () => [
     body: emailBody,
     status: 202,
     response: okResponse,
-    handler: async ({ body, em, deps }) => {
-      await requestPasswordReset({ em, engine: deps.engine, email: body.email });
+    handler: async ({ body, em, sql, deps, ctx }) => {
+      const client = clientOf(ctx);
+      await withRetryAfter(ctx, () =>
+        requestPasswordReset({ em, sql, client, engine: deps.engine, email: body.email }),
+      );
       return ok;
     },
   }),
   defineRoute({
     method: 'post',
     path: '/auth/reset-password',
-    summary: 'Set a new password with the token from the email link (single use)',
+    summary:
+      'Set a new password with the token from the email link (single use); ends every session',
     tag: 'Accounts',
     auth: 'none',
     body: resetPasswordBody,
     response: okResponse,
-    handler: async ({ body, em }) => {
-      await resetPassword({ em, token: body.token, password: body.password });
+    handler: async ({ body, em, sql }) => {
+      await resetPassword({ em, sql, token: body.token, password: body.password });
       return ok;
     },
   }),

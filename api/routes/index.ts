@@ -19,6 +19,7 @@ import { healthRoutes } from './health.routes.js';
 import { insightRoutes } from './insights.routes.js';
 import { memberRoutes } from './members.routes.js';
 import { projectRoutes } from './projects.routes.js';
+import { sessionRoutes } from './sessions.routes.js';
 import { userRoutes } from './users.routes.js';
 
 export function resourceRoutes(): AnyRoute[] {
@@ -27,6 +28,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...configRoutes(),
     ...authRoutes(),
     ...userRoutes(),
+    ...sessionRoutes(),
     ...projectRoutes(),
     ...memberRoutes(),
     ...billingRoutes(),

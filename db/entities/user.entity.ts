@@ -13,8 +13,6 @@ export const User = defineEntity({
     passwordHash: p.string().columnType('text').hidden(),
     name: p.string().columnType('text').nullable(),
     emailVerifiedAt: p.datetime().nullable(),
-    // Bumped on password reset so every session issued before it stops working.
-    sessionVersion: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -14,6 +14,7 @@ import { Migration20261126100000_billing } from './Migration20261126100000_billi
 import { Migration20261127100000_insights } from './Migration20261127100000_insights.js';
 import { Migration20261127110000_inbound_mx } from './Migration20261127110000_inbound_mx.js';
 import { Migration20261128100000_project_events } from './Migration20261128100000_project_events.js';
+import { Migration20261129100000_sessions } from './Migration20261129100000_sessions.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261128100000_project_events',
     class: Migration20261128100000_project_events,
   },
+  { name: 'Migration20261129100000_sessions', class: Migration20261129100000_sessions },
 ];

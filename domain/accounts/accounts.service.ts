@@ -5,8 +5,20 @@ import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { consumeAuthToken } from './auth-tokens.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { deleteUserSessions } from '../../db/sql/sessions.sql.js';
+import {
+  accountEmailBuckets,
+  assertUnderLimits,
+  forgetAttempts,
+  loginBuckets,
+  recordAttempt,
+  signupBuckets,
+  takeAttempt,
+  type ClientInfo,
+} from './auth-throttle.service.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { issueSessionToken, readSessionToken } from './sessions.js';
+import { startSession } from './sessions.service.js';
 
 /** What accounts need from the installation: account emails, the session key, the sign-up switch. */
 export interface AccountSettings {
@@ -22,13 +34,20 @@ export interface Session {
   sessionToken: string;
 }
 
-const sessionOf = (user: User, sessionSecret: string): Session => ({
+/** What a request brings to the account routes besides its body. */
+export interface RequestScope {
+  em: Em;
+  sql: Sql;
+  client: ClientInfo;
+}
+
+const sessionOf = async (
+  { sql, client }: RequestScope,
+  user: User,
+  sessionSecret: string,
+): Promise<Session> => ({
   user,
-  sessionToken: issueSessionToken({
-    userId: user.id,
-    sessionVersion: user.sessionVersion,
-    secret: sessionSecret,
-  }),
+  sessionToken: await startSession({ sql, sessionSecret, userId: user.id, client }),
 });
 
 export interface UserView {
@@ -49,28 +68,31 @@ export function toUserView(user: User): UserView {
   };
 }
 
-/** Creates the account, starts its verification email, and logs it in. */
+/** Creates the account, starts its verification email, and logs it in. Throttled per address and IP. */
 export async function signUp({
-  em,
   engine,
   sessionSecret,
   signupsDisabled,
   email,
   password,
   name,
-}: AccountSettings & {
-  em: Em;
-  email: string;
-  password: string;
-  name?: string;
-}): Promise<Session> {
+  ...scope
+}: AccountSettings &
+  RequestScope & {
+    email: string;
+    password: string;
+    name?: string;
+  }): Promise<Session> {
   if (signupsDisabled) {
     throw new DomainError('SIGNUPS_DISABLED', 'Sign-ups are disabled on this installation', {
       suggestion: 'Ask an administrator of this installation to invite you to a project.',
     });
   }
+  const { em, sql, client } = scope;
+  const address = normaliseEmail(email);
+  await takeAttempt(sql, signupBuckets(address, client.ip));
   const user = em.create(User, {
-    email: normaliseEmail(email),
+    email: address,
     passwordHash: await hashPassword(password),
     name: name ?? null,
   });
@@ -83,54 +105,51 @@ export async function signUp({
     throw error;
   }
   await engine.startSystemEmail({ requestId: newId(), kind: 'VERIFY_EMAIL', userId: user.id });
-  return sessionOf(user, sessionSecret);
-}
-
-export async function logIn({
-  em,
-  sessionSecret,
-  email,
-  password,
-}: Pick<AccountSettings, 'sessionSecret'> & {
-  em: Em;
-  email: string;
-  password: string;
-}): Promise<Session> {
-  const user = await em.findOne(User, { email: normaliseEmail(email) });
-  const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
-  if (!user || !valid) throw new DomainError('UNAUTHORIZED', 'Invalid email or password');
-  return sessionOf(user, sessionSecret);
+  return sessionOf(scope, user, sessionSecret);
 }
 
 /**
- * The user a session token belongs to: signed with our key, unexpired, and issued since the
- * user's last password reset. Undefined otherwise.
+ * Failed logins are throttled per account (known or not, so a refusal reveals nothing) and per
+ * client address; a refused attempt is not checked, and a success clears the account's failures.
  */
-export async function findSessionUser({
-  em,
+export async function logIn({
   sessionSecret,
-  token,
-}: Pick<AccountSettings, 'sessionSecret'> & {
-  em: Em;
-  token: string;
-}): Promise<User | undefined> {
-  const claims = readSessionToken({ token, secret: sessionSecret });
-  if (!claims) return undefined;
-  const user = await em.findOne(User, { id: claims.sub });
-  return user && user.sessionVersion === claims.ver ? user : undefined;
+  email,
+  password,
+  ...scope
+}: Pick<AccountSettings, 'sessionSecret'> &
+  RequestScope & {
+    email: string;
+    password: string;
+  }): Promise<Session> {
+  const { em, sql, client } = scope;
+  const address = normaliseEmail(email);
+  const buckets = loginBuckets(address, client.ip);
+  await assertUnderLimits(sql, buckets);
+  const user = await em.findOne(User, { email: address });
+  const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!user || !valid) {
+    await recordAttempt(sql, buckets);
+    throw new DomainError('UNAUTHORIZED', 'Invalid email or password');
+  }
+  await forgetAttempts(sql, buckets[0]);
+  return sessionOf(scope, user, sessionSecret);
 }
 
 /** Answers the same whether or not the address has an account, so it reveals nothing. */
 export async function requestEmailVerification({
   em,
+  sql,
+  client,
   engine,
   email,
-}: {
-  em: Em;
+}: RequestScope & {
   engine: WorkflowEngine;
   email: string;
 }): Promise<void> {
-  const user = await em.findOne(User, { email: normaliseEmail(email) });
+  const address = normaliseEmail(email);
+  await takeAttempt(sql, accountEmailBuckets(address, client.ip));
+  const user = await em.findOne(User, { email: address });
   if (!user || user.emailVerifiedAt) return;
   await engine.startSystemEmail({ requestId: newId(), kind: 'VERIFY_EMAIL', userId: user.id });
 }
@@ -143,36 +162,42 @@ export async function verifyEmail({ em, token }: { em: Em; token: string }): Pro
   return user;
 }
 
+/** Answers the same whether or not the address has an account; throttled per address and IP. */
 export async function requestPasswordReset({
   em,
+  sql,
+  client,
   engine,
   email,
-}: {
-  em: Em;
+}: RequestScope & {
   engine: WorkflowEngine;
   email: string;
 }): Promise<void> {
-  const user = await em.findOne(User, { email: normaliseEmail(email) });
+  const address = normaliseEmail(email);
+  await takeAttempt(sql, accountEmailBuckets(address, client.ip));
+  const user = await em.findOne(User, { email: address });
   if (!user) return;
   await engine.startSystemEmail({ requestId: newId(), kind: 'RESET_PASSWORD', userId: user.id });
 }
 
 export async function resetPassword({
   em,
+  sql,
   token,
   password,
 }: {
   em: Em;
+  sql: Sql;
   token: string;
   password: string;
 }): Promise<void> {
   const userId = await consumeAuthToken({ em, token, purpose: 'RESET_PASSWORD' });
   const user = await em.findOneOrFail(User, { id: userId });
   user.passwordHash = await hashPassword(password);
-  // A reset also proves the address, and ends every session issued before it.
-  user.sessionVersion += 1;
+  // A reset also proves the address, and ends every session (whoever knew the old password).
   user.emailVerifiedAt ??= new Date();
   await em.flush();
+  await deleteUserSessions(sql, { userId, keepSessionId: null });
 }
 
 export async function getUser({ em, userId }: { em: Em; userId: string }): Promise<User> {

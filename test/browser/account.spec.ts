@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { request as apiRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import {
   createProjectInBrowser,
@@ -52,7 +52,23 @@ async function confirmTyped(page: Page, action: 'Reset' | 'Delete', name: string
   await expect(dialog).toBeHidden();
 }
 
-test('the account page: profile, resend verification, reset and delete projects by typed name', async ({
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+/** Another device logged in as the user: its own cookie jar and user agent. */
+async function deviceSession(
+  baseURL: string | undefined,
+  userAgent: string,
+  email: string,
+): Promise<APIRequestContext> {
+  const device = await apiRequest.newContext({ baseURL, userAgent });
+  const login = await device.post('/auth/login', { data: { email, password: PASSWORD } });
+  expect(login.status()).toBe(200);
+  return device;
+}
+
+test('the account page: profile, sessions, resend verification, reset and delete projects by typed name', async ({
   page,
   browser,
   baseURL,
@@ -82,8 +98,22 @@ test('the account page: profile, resend verification, reset and delete projects 
   if (!alphaRow || !betaRow) throw new Error('Both projects should exist');
   await expect(page.getByLabel('Project', { exact: true })).toHaveValue(betaRow.id);
 
+  // The user is logged in on a phone and a laptop too.
+  const phone = await deviceSession(baseURL, PHONE, email);
+  const laptop = await deviceSession(baseURL, LAPTOP, email);
+
   await page.getByRole('link', { name: 'Account' }).click();
   await expect(page.getByText(email, { exact: true }).last()).toBeVisible();
+  // Four sessions: this browser, the sign-up's, the phone and the laptop.
+  const sessions = page.getByRole('list', { name: 'Active sessions' });
+  await expect(sessions.getByRole('listitem')).toHaveCount(4);
+  const thisDevice = sessions.getByRole('listitem').filter({ hasText: 'this device' });
+  await expect(thisDevice).toHaveCount(1);
+  await expect(thisDevice).toContainText('Chrome on Linux');
+  await expect(thisDevice.getByRole('button', { name: /^Log out/ })).toHaveCount(0);
+  await expect(sessions.getByRole('listitem').filter({ hasText: 'Safari on iOS' })).toContainText(
+    'Last seen',
+  );
   await expect(page.getByText('Not verified yet', { exact: true })).toBeVisible();
   const list = page.getByRole('list', { name: 'Your projects' });
   await expect(list.getByRole('listitem')).toHaveCount(2);
@@ -93,6 +123,31 @@ test('the account page: profile, resend verification, reset and delete projects 
   );
   await checkA11y();
   await snap('account');
+
+  // Log the laptop out from its row, then every other device at once.
+  await sessions
+    .getByRole('listitem')
+    .filter({ hasText: 'Firefox on Windows' })
+    .getByRole('button', { name: /^Log out/ })
+    .click();
+  await expect(page.getByText('That session is logged out', { exact: true })).toBeVisible();
+  await expect(sessions.getByRole('listitem')).toHaveCount(3);
+  expect((await laptop.get('/users/@me')).status()).toBe(401);
+  expect((await phone.get('/users/@me')).status()).toBe(200);
+  await page.getByRole('button', { name: 'Log out everywhere else' }).click();
+  const everywhere = page.getByRole('dialog', { name: 'Log out everywhere else?' });
+  await expect(everywhere).toContainText('the 2 other sessions');
+  await checkA11y();
+  await everywhere.getByRole('button', { name: 'Log out everywhere else' }).click();
+  await expect(everywhere).toBeHidden();
+  await expect(page.getByText('Logged out of 2 other sessions', { exact: true })).toBeVisible();
+  await expect(sessions.getByRole('listitem')).toHaveCount(1);
+  await expect(sessions.getByRole('listitem')).toContainText('this device');
+  await expect(page.getByText('You are logged in on this device only.')).toBeVisible();
+  expect((await phone.get('/users/@me')).status()).toBe(401);
+  expect((await page.request.get('/users/@me')).status()).toBe(200);
+  await snap('sessions-after-logout');
+  await Promise.all([phone.dispose(), laptop.dispose()]);
 
   // The verification email again, and the password link (the API's way to change a password).
   const sentTo = () => stack.smtp.messages.filter((m) => m.to.includes(email));

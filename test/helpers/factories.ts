@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { sessionCookieOf, type Client } from './http.js';
 
@@ -15,7 +15,13 @@ export interface TestUser {
 export async function signUp(api: Client, label = 'user'): Promise<TestUser> {
   const email = uniqueEmail(label);
   const password = 'correct horse battery';
-  const res = await api.post('/auth/signup', { body: { email, password } });
+  // Sign-ups are throttled per client address (AUTH_LIMITS): each test user signs up from an
+  // address of its own, so a file's many fixtures stay within the limit its tests exercise.
+  const [a, b, c] = randomBytes(3);
+  const res = await api.post('/auth/signup', {
+    body: { email, password },
+    headers: { 'X-Forwarded-For': `10.${a}.${b}.${c}` },
+  });
   expect(res.status, res.text).toBe(201);
   return { id: res.body.id, email, password, cookie: sessionCookieOf(res) };
 }

@@ -18,8 +18,9 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The signed-in user. The API has no endpoint to rename a user or change a password in place:
- * a password changes through the reset link it emails, so that is what the page offers.
+ * The signed-in user. The page changes a password through the reset link it emails (which
+ * ends every session); the API's POST /users/@me/password, with the current password, has no
+ * form here yet.
  */
 export function ProfileCard() {
   const me = useQuery(meQuery);

@@ -18,7 +18,8 @@ export function UserMenu() {
     setTheme(next);
   };
   const logOut = async () => {
-    await api.GET('/auth/logout');
+    // POST: the session ends on the server (a GET could be triggered by any page).
+    await api.POST('/auth/logout');
     queryClient.clear();
     await navigate({ to: '/login' });
   };
