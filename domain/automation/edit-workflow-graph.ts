@@ -7,13 +7,13 @@ import {
   listWorkflowSteps,
   updateWorkflowStep,
 } from '../../db/sql/workflows.sql.js';
-import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
+import { isUniqueViolation } from '../../db/sql/sql.js';
 import { conflict, notFound, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { spliceProblem, transitionProblem } from './graph.pure.js';
 import { parseStepConfig } from './steps/index.js';
 import type { StepType, TransitionBranch } from './step-type.pure.js';
-import { MAX_WORKFLOW_STEPS, changeGraph } from './workflow-rules.js';
+import { MAX_WORKFLOW_STEPS, changeGraph, type WorkflowRef } from './workflow-rules.js';
 import {
   toStepView,
   toTransitionView,
@@ -29,18 +29,11 @@ export interface StepInput {
 }
 
 export async function addStep({
-  sql,
-  projectId,
-  workflowId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  input: StepInput;
-}): Promise<StepView> {
+  ...workflow
+}: WorkflowRef & { input: StepInput }): Promise<StepView> {
   const config = parseStepConfig(input.type, input.config);
-  return changeGraph({ sql, projectId, workflowId }, async (tx, { graph }) => {
+  return changeGraph(workflow, async (tx, { graph }) => {
     if (graph.steps.length >= MAX_WORKFLOW_STEPS) {
       throw validationError({
         field: 'type',
@@ -50,7 +43,7 @@ export async function addStep({
     }
     const row = await insertWorkflowStep(tx, {
       id: newId(),
-      workflow_id: workflowId,
+      workflow_id: workflow.workflowId,
       type: input.type,
       name: input.name ?? null,
       config,
@@ -65,21 +58,17 @@ export async function addStep({
  * executions are RUNNING or WAITING unless `force`; they keep the graph they started with either way.
  */
 export async function updateStep({
-  sql,
-  projectId,
-  workflowId,
   stepId,
   patch,
   force,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
+  ...workflow
+}: WorkflowRef & {
   stepId: string;
   patch: { name?: string | null; config?: unknown; position?: { x: number; y: number } | null };
   force: boolean;
 }): Promise<StepView> {
-  return changeGraph({ sql, projectId, workflowId }, async (tx) => {
+  const { workflowId } = workflow;
+  return changeGraph(workflow, async (tx) => {
     const steps = await listWorkflowSteps(tx, { workflowId });
     const step = steps.find((s) => s.id === stepId);
     if (!step) throw notFound('Step');
@@ -103,19 +92,11 @@ export async function updateStep({
 
 /** Deletes a step with its transitions; `splice` first links the steps before it to the one after. */
 export async function deleteStep({
-  sql,
-  projectId,
-  workflowId,
   stepId,
   splice,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  stepId: string;
-  splice: boolean;
-}): Promise<void> {
-  await changeGraph({ sql, projectId, workflowId }, async (tx, { graph }) => {
+  ...workflow
+}: WorkflowRef & { stepId: string; splice: boolean }): Promise<void> {
+  await changeGraph(workflow, async (tx, { graph }) => {
     if (!graph.steps.some((s) => s.id === stepId)) throw notFound('Step');
     if (splice) {
       const problem = spliceProblem(graph, stepId);
@@ -127,17 +108,12 @@ export async function deleteStep({
 }
 
 export async function addTransition({
-  sql,
-  projectId,
-  workflowId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
+  ...workflow
+}: WorkflowRef & {
   input: { fromStepId: string; toStepId: string; branch?: TransitionBranch | null };
 }): Promise<TransitionView> {
-  return changeGraph({ sql, projectId, workflowId }, async (tx, { graph }) => {
+  return changeGraph(workflow, async (tx, { graph }) => {
     const branch = input.branch ?? null;
     const problem = transitionProblem(graph, {
       from: input.fromStepId,
@@ -148,7 +124,7 @@ export async function addTransition({
     try {
       const row = await insertWorkflowTransition(tx, {
         id: newId(),
-        workflow_id: workflowId,
+        workflow_id: workflow.workflowId,
         from_step_id: input.fromStepId,
         to_step_id: input.toStepId,
         branch,
@@ -168,17 +144,11 @@ export async function addTransition({
 }
 
 export async function deleteTransition({
-  sql,
-  projectId,
-  workflowId,
   transitionId,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  transitionId: string;
-}): Promise<void> {
-  await changeGraph({ sql, projectId, workflowId }, async (tx) => {
+  ...workflow
+}: WorkflowRef & { transitionId: string }): Promise<void> {
+  await changeGraph(workflow, async (tx) => {
+    const { workflowId } = workflow;
     if (!(await deleteWorkflowTransition(tx, { workflowId, transitionId }))) {
       throw notFound('Transition');
     }

@@ -19,6 +19,7 @@ import {
   loadGraph,
   nextTrigger,
   requireWorkflow,
+  type WorkflowRef,
 } from './workflow-rules.js';
 import { countsOf, toWorkflowView, type WorkflowDetailView } from './workflow-view.js';
 
@@ -76,12 +77,7 @@ export async function updateWorkflow({
   projectId,
   workflowId,
   patch,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  patch: WorkflowPatch;
-}): Promise<WorkflowDetailView> {
+}: WorkflowRef & { patch: WorkflowPatch }): Promise<WorkflowDetailView> {
   await sql.transaction(async (tx) => {
     const current = await requireWorkflow(tx, { projectId, workflowId, lock: true });
     const trigger = await nextTrigger(tx, { current, patch });
@@ -110,15 +106,7 @@ export async function updateWorkflow({
 }
 
 /** Refused (409) while executions are RUNNING or WAITING; they must be cancelled or end first. */
-export async function deleteWorkflow({
-  sql,
-  projectId,
-  workflowId,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-}): Promise<void> {
+export async function deleteWorkflow({ sql, projectId, workflowId }: WorkflowRef): Promise<void> {
   await sql.transaction(async (tx) => {
     await requireWorkflow(tx, { projectId, workflowId, lock: true });
     if (await hasActiveExecutions(tx, { workflowId })) {

@@ -54,7 +54,11 @@ export async function endExecution({
   await finishExecution(sql, { executionId: ref.executionId, status, close, error, context });
 }
 
-async function failStep({
+/**
+ * A step that failed for good (a remote step's last attempt, an instant step that kept throwing,
+ * or one whose run answered an error): the step is FAILED with its reason, and so is the execution.
+ */
+export async function failRemoteStep({
   sql,
   ref,
   seq,
@@ -74,26 +78,6 @@ async function failStep({
     error,
   });
   return { kind: 'ended', status: 'FAILED' };
-}
-
-/**
- * A step that failed for good (a remote step's last attempt, or an instant step that kept
- * throwing): the step is FAILED with its reason, and so is the execution.
- */
-export async function failRemoteStep({
-  sql,
-  ref,
-  seq,
-  error,
-  result,
-}: {
-  sql: Sql;
-  ref: ExecutionRef;
-  seq: number;
-  error: string;
-  result?: Record<string, unknown>;
-}): Promise<StepOutcome> {
-  return failStep({ sql, ref, seq, error, result });
 }
 
 /** A step's run threw (not for good: another attempt may mend it); `seq` is its place. */
@@ -153,7 +137,7 @@ async function runInstantStep({
   if ('inactive' in answer) return { kind: 'inactive' };
   if ('ended' in answer) return { kind: 'ended', status: answer.ended };
   if ('error' in answer) {
-    return failStep({ sql: deps.sql, ref, seq, error: answer.error, result: answer.result });
+    return failRemoteStep({ sql: deps.sql, ref, seq, error: answer.error, result: answer.result });
   }
   return {
     kind: 'done',
@@ -172,7 +156,6 @@ async function runInstantStep({
 export async function advanceExecution({
   sql,
   emailNotifier,
-  billingOn,
   ref,
   graph,
   from,
@@ -219,7 +202,6 @@ export async function advanceExecution({
       outcome = await runInstantStep({
         sql,
         emailNotifier,
-        billingOn,
         ref,
         seq,
         step,

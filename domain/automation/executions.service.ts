@@ -9,16 +9,16 @@ import {
   type ExecutionStepRow,
 } from '../../db/sql/executions.sql.js';
 import { findContactsByEmail } from '../../db/sql/contacts.sql.js';
-import { findWorkflow } from '../../db/sql/workflows.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import type { QueueNotifier } from '../shared/ports.js';
 import type { ExecutionStatus, StepRunStatus } from './execution-status.pure.js';
 import { executionWorkflowId } from './execution-ids.pure.js';
 import type { StepType } from './step-type.pure.js';
+import { requireWorkflow, type WorkflowRef } from './workflow-rules.js';
 
 /** What the API's automation routes need: the pool, this API's task queue, and its wake-up. */
 export interface AutomationDeps {
@@ -95,12 +95,6 @@ export function toExecutionView(row: ExecutionRow & { steps?: ExecutionStepRow[]
   };
 }
 
-async function requireWorkflow(sql: Sql, projectId: string, workflowId: string) {
-  const workflow = await findWorkflow(sql, { projectId, workflowId });
-  if (!workflow) throw notFound('Workflow');
-  return workflow;
-}
-
 /**
  * Starts an execution for one contact (by id or email) with an optional context. The row and its
  * START command are written first (the reentry rule holds under a unique key); the dispatcher
@@ -120,7 +114,7 @@ export async function startExecution({
   contact: { id: string } | { email: string };
   context?: Record<string, unknown>;
 }): Promise<ExecutionView> {
-  const workflow = await requireWorkflow(sql, projectId, workflowId);
+  const workflow = await requireWorkflow(sql, { projectId, workflowId });
   if (!workflow.enabled || !workflow.graph_id) {
     throw conflict('The workflow is disabled', 'Enable it first (PATCH {enabled: true}).');
   }
@@ -152,36 +146,24 @@ export async function startExecution({
   return toExecutionView(row);
 }
 
+/** A page of a workflow's executions, of the given statuses only when some are given. */
+interface ExecutionsPageRequest extends WorkflowRef, PageRequest {
+  statuses?: ExecutionStatus[];
+}
+
 export async function listExecutions({
   sql,
   projectId,
   workflowId,
   statuses,
-  limit,
-  cursor,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  statuses?: ExecutionStatus[];
-  limit: number;
-  cursor?: string;
-}): Promise<CursorPage<ExecutionView>> {
-  await requireWorkflow(sql, projectId, workflowId);
-  const [rows, total] = await Promise.all([
-    listExecutionRows(sql, {
-      workflowId,
-      statuses,
-      afterId: cursor ? decodeCursor(cursor).id : undefined,
-      limit,
-    }),
-    cursor ? undefined : countExecutions(sql, { workflowId, statuses }),
-  ]);
-  return cursorPage({
-    rows: rows.map(toExecutionView),
-    limit,
-    total,
-    positionOf: (x) => ({ sort: x.id, id: x.id }),
+  ...page
+}: ExecutionsPageRequest): Promise<CursorPage<ExecutionView>> {
+  await requireWorkflow(sql, { projectId, workflowId });
+  const filter = { workflowId, statuses };
+  return newestFirstPage(page, {
+    rows: (after) => listExecutionRows(sql, { ...filter, ...after }),
+    count: () => countExecutions(sql, filter),
+    view: toExecutionView,
   });
 }
 
@@ -190,13 +172,8 @@ export async function getExecution({
   projectId,
   workflowId,
   executionId,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-  executionId: string;
-}): Promise<ExecutionView> {
-  await requireWorkflow(sql, projectId, workflowId);
+}: WorkflowRef & { executionId: string }): Promise<ExecutionView> {
+  await requireWorkflow(sql, { projectId, workflowId });
   const row = await findExecution(sql, { workflowId, executionId });
   if (!row) throw notFound('Execution');
   return toExecutionView(row);
@@ -217,12 +194,11 @@ export async function cancelExecution({
   projectId,
   workflowId,
   executionId,
-}: Pick<AutomationDeps, 'sql' | 'dispatchNotifier'> & {
-  projectId: string;
-  workflowId: string;
-  executionId: string;
-}): Promise<ExecutionView> {
-  await requireWorkflow(sql, projectId, workflowId);
+}: WorkflowRef &
+  Pick<AutomationDeps, 'dispatchNotifier'> & {
+    executionId: string;
+  }): Promise<ExecutionView> {
+  await requireWorkflow(sql, { projectId, workflowId });
   const cancelled = await cancelExecutions(sql, { workflowId, executionId });
   const row = await findExecution(sql, { workflowId, executionId });
   if (!row) throw notFound('Execution');
@@ -239,11 +215,8 @@ export async function cancelAllExecutions({
   dispatchNotifier,
   projectId,
   workflowId,
-}: Pick<AutomationDeps, 'sql' | 'dispatchNotifier'> & {
-  projectId: string;
-  workflowId: string;
-}): Promise<{ cancelled: number }> {
-  await requireWorkflow(sql, projectId, workflowId);
+}: WorkflowRef & Pick<AutomationDeps, 'dispatchNotifier'>): Promise<{ cancelled: number }> {
+  await requireWorkflow(sql, { projectId, workflowId });
   const cancelled = await cancelExecutions(sql, { workflowId });
   wakeDispatchers(dispatchNotifier, cancelled);
   return { cancelled: cancelled.length };

@@ -1,5 +1,6 @@
 import type { GraphStep, GraphTransition, WorkflowGraph } from './step-config.pure.js';
 import { kindOf, type TransitionBranch } from './step-type.pure.js';
+import { reaches } from '../shared/reachable.pure.js';
 
 // Rules of a workflow's step graph: how steps may be linked, what makes a graph runnable, and
 // how an execution finds its way through it. Pure: the workflow code walks graphs with it.
@@ -36,16 +37,7 @@ export function nextStepId(
 
 /** Whether `to` leads (through any number of transitions) to `from`. */
 function leadsTo(graph: WorkflowGraph, start: string, goal: string): boolean {
-  const seen = new Set<string>();
-  const stack = [start];
-  while (stack.length > 0) {
-    const at = stack.pop() as string;
-    if (at === goal) return true;
-    if (seen.has(at)) continue;
-    seen.add(at);
-    for (const t of outgoing(graph, at)) stack.push(t.to);
-  }
-  return false;
+  return reaches({ start, goal, next: (at) => outgoing(graph, at).map((t) => t.to) });
 }
 
 const branchList = (branches: readonly string[]): string =>

@@ -4,7 +4,7 @@ import { eventNamesWithDataKeys } from '../../db/sql/events.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
 import { listContactFields, type FieldInfo } from '../contacts/contact-fields.service.js';
 import { pageResult, type PageResult } from '../shared/pagination.js';
-import { enableProblems, loadGraph, requireWorkflow } from './workflow-rules.js';
+import { enableProblems, loadGraph, requireWorkflow, type WorkflowRef } from './workflow-rules.js';
 import {
   type WorkflowDetailView,
   type WorkflowView,
@@ -43,11 +43,7 @@ export async function getWorkflow({
   sql,
   projectId,
   workflowId,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-}): Promise<WorkflowDetailView> {
+}: WorkflowRef): Promise<WorkflowDetailView> {
   const row = await requireWorkflow(sql, { projectId, workflowId });
   const [{ steps, transitions, graph }, counts] = await Promise.all([
     loadGraph(sql, workflowId),
@@ -96,15 +92,7 @@ export async function workflowFields({
 }
 
 /** Per step: how many executions passed it, are at it now, and ended there (EXITED or FAILED). */
-export async function workflowStepCounts({
-  sql,
-  projectId,
-  workflowId,
-}: {
-  sql: Sql;
-  projectId: string;
-  workflowId: string;
-}): Promise<{
+export async function workflowStepCounts({ sql, projectId, workflowId }: WorkflowRef): Promise<{
   steps: { stepId: string; passed: number; here: number; exited: number; failed: number }[];
 }> {
   await requireWorkflow(sql, { projectId, workflowId });

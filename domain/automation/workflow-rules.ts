@@ -9,7 +9,7 @@ import {
 } from '../../db/sql/workflows.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
 import { canonicalEventName } from '../events/event-names.pure.js';
-import { notFound, validationError, type FieldError } from '../shared/errors.js';
+import { requireFound, validationError, type FieldError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { runProblems, templateIdsOf, waitedEventNames } from './graph.pure.js';
 import type { WorkflowGraph } from './step-config.pure.js';
@@ -27,17 +27,19 @@ export async function loadGraph(sql: Sql, workflowId: string) {
   return { steps, transitions, graph: graphOf(steps, transitions) };
 }
 
+/** A workflow of a project, as the use cases that read or change it name it. */
+export interface WorkflowRef {
+  sql: Sql;
+  projectId: string;
+  workflowId: string;
+}
+
+/** The workflow's row, or 404; `lock` holds it for the rest of the transaction. */
 export async function requireWorkflow(
   sql: Sql,
-  {
-    projectId,
-    workflowId,
-    lock = false,
-  }: { projectId: string; workflowId: string; lock?: boolean },
+  which: Parameters<typeof findWorkflow>[1],
 ): Promise<WorkflowRow> {
-  const row = await findWorkflow(sql, { projectId, workflowId, lock });
-  if (!row) throw notFound('Workflow');
-  return row;
+  return requireFound(await findWorkflow(sql, which), 'Workflow');
 }
 
 /**
@@ -103,7 +105,7 @@ export async function assertRunnable(
  * executions keep starting with the last graph that could run.
  */
 export async function changeGraph<T>(
-  { sql, projectId, workflowId }: { sql: Sql; projectId: string; workflowId: string },
+  { sql, projectId, workflowId }: WorkflowRef,
   change: (tx: Sql, current: { workflow: WorkflowRow; graph: WorkflowGraph }) => Promise<T>,
 ): Promise<T> {
   return sql.transaction(async (tx) => {

@@ -86,57 +86,52 @@ function reachableOrUnavailable(payments: PaymentProvider): PaymentProvider {
   };
 }
 
-/** The project's Stripe customer, created once (a retried creation returns the same one). */
-async function customerOf({
+/** One project's billing, as the use cases that read or change it name it. */
+type ProjectBilling = BillingDeps & { projectId: string };
+
+/**
+ * The provider (billing must be on) and the project's Stripe customer, created once (a retried
+ * creation returns the same one).
+ */
+async function billedCustomer({
   sql,
   payments,
   projectId,
-}: {
-  sql: Sql;
-  payments: PaymentProvider;
-  projectId: string;
-}): Promise<string> {
+}: ProjectBilling): Promise<{ provider: PaymentProvider; customerId: string }> {
+  const provider = requirePayments(payments);
   const billing = await findProjectBilling(sql, { projectId });
-  if (billing.stripe_customer_id) return billing.stripe_customer_id;
-  const customer = await payments.createCustomer({
+  if (billing.stripe_customer_id) return { provider, customerId: billing.stripe_customer_id };
+  const customer = await provider.createCustomer({
     projectId,
     name: billing.project_name,
     idempotencyKey: `mailwright-customer-${projectId}`,
   });
-  return keepCustomerId(sql, { projectId, customerId: customer.id });
+  return {
+    provider,
+    customerId: await keepCustomerId(sql, { projectId, customerId: customer.id }),
+  };
 }
 
+/** Where Stripe sends the user back to: the dashboard, told how billing went. */
+const backTo = ({ publicUrl, projectId }: ProjectBilling, billing: string): string =>
+  `${publicUrl}/?billing=${billing}&project=${projectId}`;
+
 /** A Stripe Checkout session for the project's subscription; answers its URL. */
-export async function startCheckout({
-  sql,
-  payments,
-  publicUrl,
-  projectId,
-}: BillingDeps & { projectId: string }): Promise<{ url: string }> {
-  const provider = requirePayments(payments);
-  const customerId = await customerOf({ sql, payments: provider, projectId });
+export async function startCheckout(input: ProjectBilling): Promise<{ url: string }> {
+  const { provider, customerId } = await billedCustomer(input);
   const session = await provider.createCheckoutSession({
     customerId,
-    projectId,
-    successUrl: `${publicUrl}/?billing=success&project=${projectId}`,
-    cancelUrl: `${publicUrl}/?billing=cancelled&project=${projectId}`,
+    projectId: input.projectId,
+    successUrl: backTo(input, 'success'),
+    cancelUrl: backTo(input, 'cancelled'),
   });
   return { url: session.url };
 }
 
 /** A Stripe billing-portal session for the project's customer; answers its URL. */
-export async function openBillingPortal({
-  sql,
-  payments,
-  publicUrl,
-  projectId,
-}: BillingDeps & { projectId: string }): Promise<{ url: string }> {
-  const provider = requirePayments(payments);
-  const customerId = await customerOf({ sql, payments: provider, projectId });
-  return provider.createPortalSession({
-    customerId,
-    returnUrl: `${publicUrl}/?billing=portal&project=${projectId}`,
-  });
+export async function openBillingPortal(input: ProjectBilling): Promise<{ url: string }> {
+  const { provider, customerId } = await billedCustomer(input);
+  return provider.createPortalSession({ customerId, returnUrl: backTo(input, 'portal') });
 }
 
 /** Every category's cap, null where there is none. */
@@ -146,26 +141,19 @@ async function capsOf(sql: Sql, projectId: string): Promise<BillingCaps> {
   return caps;
 }
 
-export async function getBillingCaps({
-  sql,
-  payments,
-  projectId,
-}: BillingDeps & { projectId: string }): Promise<BillingCaps> {
-  requirePayments(payments);
+export async function getBillingCaps({ sql, projectId }: ProjectBilling): Promise<BillingCaps> {
   return capsOf(sql, projectId);
 }
 
 /** Replaces the caps: a category left out or null has none. */
 export async function setBillingCaps({
   sql,
-  payments,
   projectId,
   caps,
 }: BillingDeps & {
   projectId: string;
   caps: Partial<BillingCaps>;
 }): Promise<BillingCaps> {
-  requirePayments(payments);
   await replaceCaps(sql, {
     projectId,
     caps: BILLING_CATEGORIES.flatMap((category) => {
@@ -178,11 +166,9 @@ export async function setBillingCaps({
 
 export async function getBillingConsumption({
   sql,
-  payments,
   projectId,
   now = new Date(),
 }: BillingDeps & { projectId: string; now?: Date }): Promise<BillingConsumption> {
-  requirePayments(payments);
   const period = billingPeriod(now);
   const [billing, used, caps, warnings] = await Promise.all([
     findProjectBilling(sql, { projectId }),
@@ -209,7 +195,7 @@ export async function listBillingInvoices({
   sql,
   payments,
   projectId,
-}: BillingDeps & { projectId: string }): Promise<BillingInvoice[]> {
+}: ProjectBilling): Promise<BillingInvoice[]> {
   const provider = requirePayments(payments);
   const billing = await findProjectBilling(sql, { projectId });
   if (!billing.stripe_customer_id) return [];
@@ -217,21 +203,20 @@ export async function listBillingInvoices({
 }
 
 /**
- * The category's monthly cap when billing is on and the project has one. Read before the work,
- * so that mail without a cap keeps its plain path (no transaction, no usage row).
+ * The category's monthly cap when the project has one, billing on or off (an operator caps
+ * projects without Stripe). Read before the work, so that mail without a cap keeps its plain
+ * path (no transaction, no usage row).
  */
 export async function capOf({
   sql,
-  billingOn,
   projectId,
   category,
 }: {
   sql: Sql;
-  billingOn: boolean;
   projectId: string;
   category: BillingCategory;
 }): Promise<number | undefined> {
-  return billingOn ? findCap(sql, { projectId, category }) : undefined;
+  return findCap(sql, { projectId, category });
 }
 
 /**

@@ -1,15 +1,12 @@
-import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
-import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { countContacts } from '../../db/sql/contacts.sql.js';
 import {
   countFieldTypes,
   deleteFieldFromContacts,
   topFieldValues,
 } from '../../db/sql/contact-fields.sql.js';
-import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { validationError } from '../shared/errors.js';
+import { usageOf, type Usage } from '../shared/usage.js';
 import { RESERVED_DATA_KEYS } from './data-rules.pure.js';
 import type { FieldKind, FieldType } from './field-type.pure.js';
 
@@ -93,17 +90,22 @@ function customField(field: string): string {
   return field;
 }
 
+/** A custom field of a project's contacts, by its name under `data`. */
+interface ContactFieldRef {
+  sql: Sql;
+  projectId: string;
+  field: string;
+}
+
 export async function listFieldValues({
   sql,
   projectId,
   field,
   limit = 100,
-}: {
-  sql: Sql;
-  projectId: string;
+}: ContactFieldRef & { limit?: number }): Promise<{
   field: string;
-  limit?: number;
-}): Promise<{ field: string; values: { value: unknown; count: number }[] }> {
+  values: { value: unknown; count: number }[];
+}> {
   const rows = await topFieldValues(sql, { projectId, field: customField(field), limit });
   return { field, values: rows };
 }
@@ -117,34 +119,15 @@ export async function fieldUsage({
   sql,
   projectId,
   field,
-}: {
-  sql: Sql;
-  projectId: string;
-  field: string;
-}): Promise<{
-  field: string;
-  segments: { id: string; name: string }[];
-  campaigns: { id: string; name: string; status: CampaignStatus }[];
-  workflows: { id: string; name: string; enabled: boolean }[];
-}> {
-  const key = customField(field);
-  const [segments, campaigns, workflows] = await Promise.all([
-    segmentsReferencing(sql, { projectId, field: key }),
-    campaignsReferencing(sql, { projectId, field: key }),
-    workflowsReferencing(sql, { projectId, field: key }),
-  ]);
-  return { field, segments, campaigns, workflows };
+}: ContactFieldRef): Promise<{ field: string } & Usage> {
+  return { field, ...(await usageOf(sql, { projectId, field: customField(field) })) };
 }
 
 export async function deleteContactField({
   sql,
   projectId,
   field,
-}: {
-  sql: Sql;
-  projectId: string;
-  field: string;
-}): Promise<{ field: string; affected: number }> {
+}: ContactFieldRef): Promise<{ field: string; affected: number }> {
   const affected = await deleteFieldFromContacts(sql, { projectId, field: customField(field) });
   return { field, affected };
 }

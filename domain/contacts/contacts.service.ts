@@ -8,9 +8,9 @@ import {
   updateContactRow,
 } from '../../db/sql/contacts.sql.js';
 import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
-import { conflict, notFound } from '../shared/errors.js';
+import { conflict, notFound, requireFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { normaliseEmail, sortData } from './data-rules.pure.js';
 
@@ -47,18 +47,15 @@ export async function upsertContact({
   return { ...toContactView(row), _meta: { isNew: row.inserted, isUpdate: !row.inserted } };
 }
 
-export async function getContact({
-  sql,
-  projectId,
-  contactId,
-}: {
+/** A contact of a project, as the use cases that read or change it name it. */
+interface ContactRef {
   sql: Sql;
   projectId: string;
   contactId: string;
-}): Promise<ContactView> {
-  const row = await findContact(sql, { projectId, contactId });
-  if (!row) throw notFound('Contact');
-  return toContactView(row);
+}
+
+export async function getContact({ sql, projectId, contactId }: ContactRef): Promise<ContactView> {
+  return toContactView(requireFound(await findContact(sql, { projectId, contactId }), 'Contact'));
 }
 
 /** PATCH: data rules as a patch, the email if free, and a flip of `subscribed` emits its event. */
@@ -70,10 +67,7 @@ export async function updateContact({
   subscribed,
   data,
   source = 'api',
-}: {
-  sql: Sql;
-  projectId: string;
-  contactId: string;
+}: ContactRef & {
   email?: string;
   subscribed?: boolean;
   data?: Record<string, unknown>;
@@ -100,51 +94,8 @@ export async function updateContact({
   }
 }
 
-export async function deleteContact({
-  sql,
-  projectId,
-  contactId,
-}: {
-  sql: Sql;
-  projectId: string;
-  contactId: string;
-}): Promise<void> {
+export async function deleteContact({ sql, projectId, contactId }: ContactRef): Promise<void> {
   if (!(await deleteContactRow(sql, { projectId, contactId }))) throw notFound('Contact');
-}
-
-/** Newest first; the cursor is the last id seen (ids are time-ordered UUID v7). */
-export async function listContacts({
-  sql,
-  projectId,
-  limit,
-  cursor,
-  search,
-  subscribed,
-}: {
-  sql: Sql;
-  projectId: string;
-  limit: number;
-  cursor?: string;
-  search?: string;
-  subscribed?: boolean;
-}): Promise<CursorPage<ContactView>> {
-  const matching = search ? search.trim().toLowerCase() : undefined;
-  const [rows, total] = await Promise.all([
-    listContactRows(sql, {
-      projectId,
-      search: matching,
-      subscribed,
-      afterId: cursor ? decodeCursor(cursor).id : undefined,
-      limit,
-    }),
-    cursor ? undefined : countContacts(sql, { projectId, search: matching, subscribed }),
-  ]);
-  return cursorPage({
-    rows: rows.map(toContactView),
-    limit,
-    total,
-    positionOf: (c) => ({ sort: c.id, id: c.id }),
-  });
 }
 
 export async function lookupContacts({
@@ -160,4 +111,26 @@ export async function lookupContacts({
   const found = await findContactsByEmail(sql, { projectId, emails: wanted });
   const seen = new Set(found.map((c) => c.email));
   return { found, notFound: wanted.filter((e) => !seen.has(e)) };
+}
+
+/** Newest first; the cursor is the last id seen (ids are time-ordered UUID v7). */
+export async function listContacts({
+  sql,
+  projectId,
+  search,
+  subscribed,
+  ...page
+}: PageRequest & {
+  sql: Sql;
+  projectId: string;
+  search?: string;
+  subscribed?: boolean;
+}): Promise<CursorPage<ContactView>> {
+  const matching = search ? search.trim().toLowerCase() : undefined;
+  const filter = { projectId, search: matching, subscribed };
+  return newestFirstPage(page, {
+    rows: (after) => listContactRows(sql, { ...filter, ...after }),
+    count: () => countContacts(sql, filter),
+    view: toContactView,
+  });
 }

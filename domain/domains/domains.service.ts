@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { Domain, Template } from '../../db/entities/index.js';
 import { encryptSecret } from '../shared/encryption.js';
-import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
+import { conflict, requireFound, validationError, type DomainError } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
 import { randomBase62 } from '../shared/secrets.js';
 import { matchSenderDomain, unverifiedSenderProblem } from './sender-domain.pure.js';
@@ -139,9 +139,7 @@ export async function listDomains({
 }
 
 async function findDomain(em: Em, projectId: string, domainId: string): Promise<Domain> {
-  const domain = await em.findOne(Domain, { id: domainId, project: projectId });
-  if (!domain) throw notFound('Domain');
-  return domain;
+  return requireFound(await em.findOne(Domain, { id: domainId, project: projectId }), 'Domain');
 }
 
 /**

@@ -1,7 +1,4 @@
-import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
-import type { CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import { contactExists } from '../../db/sql/contacts.sql.js';
-import { segmentsReferencing } from '../../db/sql/segments.sql.js';
 import {
   countEvents,
   deleteEventsNamed,
@@ -13,10 +10,10 @@ import {
   type EventTotals,
 } from '../../db/sql/events.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { notFound } from '../shared/errors.js';
+import { usageOf, type Usage } from '../shared/usage.js';
 import { canonicalEventName } from './event-names.pure.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 
 export interface EventView {
   id: string;
@@ -41,28 +38,20 @@ const toEventView = (row: EventRow): EventView => ({
 export async function listEvents({
   sql,
   projectId,
-  limit,
-  cursor,
   name,
   contactId,
-}: {
+  ...page
+}: PageRequest & {
   sql: Sql;
   projectId: string;
-  limit: number;
-  cursor?: string;
   name?: string;
   contactId?: string;
 }): Promise<CursorPage<EventView>> {
   const filter = { projectId, name, contactId };
-  const [rows, total] = await Promise.all([
-    listEventRows(sql, { ...filter, afterId: cursor ? decodeCursor(cursor).id : undefined, limit }),
-    cursor ? undefined : countEvents(sql, filter),
-  ]);
-  return cursorPage({
-    rows: rows.map(toEventView),
-    limit,
-    total,
-    positionOf: (e) => ({ sort: e.id, id: e.id }),
+  return newestFirstPage(page, {
+    rows: (after) => listEventRows(sql, { ...filter, ...after }),
+    count: () => countEvents(sql, filter),
+    view: toEventView,
   });
 }
 
@@ -112,6 +101,13 @@ export async function listEventNames({
   };
 }
 
+/** The events of a project that have one name. */
+interface EventNameRef {
+  sql: Sql;
+  projectId: string;
+  name: string;
+}
+
 /**
  * Where an event name is referenced: segment filters and campaign audiences that read it,
  * workflows it triggers or that wait for it (Plunk's spellings of the email events count as ours).
@@ -120,22 +116,11 @@ export async function eventUsage({
   sql,
   projectId,
   name,
-}: {
-  sql: Sql;
-  projectId: string;
-  name: string;
-}): Promise<{
-  event: string;
-  segments: { id: string; name: string }[];
-  workflows: { id: string; name: string; enabled: boolean }[];
-  campaigns: { id: string; name: string; status: CampaignStatus }[];
-}> {
-  const event = canonicalEventName(name);
-  const [segments, workflows, campaigns] = await Promise.all([
-    segmentsReferencing(sql, { projectId, event }),
-    workflowsReferencing(sql, { projectId, event }),
-    campaignsReferencing(sql, { projectId, event }),
-  ]);
+}: EventNameRef): Promise<{ event: string } & Usage> {
+  const { segments, workflows, campaigns } = await usageOf(sql, {
+    projectId,
+    event: canonicalEventName(name),
+  });
   return { event: name, segments, workflows, campaigns };
 }
 
@@ -143,10 +128,6 @@ export async function deleteEventsByName({
   sql,
   projectId,
   name,
-}: {
-  sql: Sql;
-  projectId: string;
-  name: string;
-}): Promise<{ event: string; deleted: number }> {
+}: EventNameRef): Promise<{ event: string; deleted: number }> {
   return { event: name, deleted: await deleteEventsNamed(sql, { projectId, name }) };
 }

@@ -5,7 +5,7 @@ import {
   findProjectBySecretKeyHash,
 } from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { forbidden, notFound } from '../shared/errors.js';
+import { forbidden, notFound, requireFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import {
   generateProjectKeys,
@@ -90,9 +90,7 @@ export async function getProject({
   em: Em;
   projectId: string;
 }): Promise<Project> {
-  const project = await em.findOne(Project, { id: projectId });
-  if (!project) throw notFound('Project');
-  return project;
+  return requireFound(await em.findOne(Project, { id: projectId }), 'Project');
 }
 
 export async function updateProject({

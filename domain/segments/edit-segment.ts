@@ -20,6 +20,7 @@ import {
   requireSegment,
   slugTaken,
   type SegmentInput,
+  type SegmentRef,
 } from './segment-rules.js';
 import { segmentUsage } from './read-segments.js';
 
@@ -85,10 +86,7 @@ export async function updateSegment({
   projectId,
   segmentId,
   patch,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
+}: SegmentRef & {
   patch: {
     name?: string;
     description?: string | null;
@@ -97,7 +95,7 @@ export async function updateSegment({
     trackMembership?: boolean;
   };
 }): Promise<SegmentView> {
-  const current = await requireSegment(sql, projectId, segmentId);
+  const current = await requireSegment({ sql, projectId, segmentId });
   if (patch.filter && current.type === 'STATIC') {
     throw validationError({
       field: patch.filterField,
@@ -147,16 +145,8 @@ export async function updateSegment({
  * Refused (409) while other segments, workflows or an active (SCHEDULED or SENDING) campaign use
  * the segment; its members and computes go with it. A draft naming it is refused at its send.
  */
-export async function deleteSegment({
-  sql,
-  projectId,
-  segmentId,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-}): Promise<void> {
-  const usage = await segmentUsage({ sql, projectId, segmentId });
+export async function deleteSegment(ref: SegmentRef): Promise<void> {
+  const usage = await segmentUsage(ref);
   const users = [
     ...usage.segments.map((s) => `segment "${s.name}"`),
     ...usage.workflows.map((w) => `workflow "${w.name}"`),
@@ -170,5 +160,6 @@ export async function deleteSegment({
       'Change or delete the segments and workflows that use it, and cancel the campaigns, first.',
     );
   }
+  const { sql, projectId, segmentId } = ref;
   if (!(await deleteSegmentRow(sql, { projectId, segmentId }))) throw notFound('Segment');
 }

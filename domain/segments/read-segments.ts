@@ -1,18 +1,16 @@
-import { campaignsReferencing } from '../../db/sql/campaigns.sql.js';
-import { type CampaignStatus } from '../campaigns/campaign-status.pure.js';
 import {
   countMatchingContacts,
   countMembers,
   pageOfMatchingContacts,
   pageOfMembers,
 } from '../../db/sql/segment-members.sql.js';
-import { listSegmentRows, segmentsReferencing } from '../../db/sql/segments.sql.js';
+import { listSegmentRows } from '../../db/sql/segments.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
-import { workflowsReferencing } from '../../db/sql/workflows.sql.js';
 import { toContactView, type ContactView } from '../contacts/contact-view.js';
 import { pageResult, type PageResult } from '../shared/pagination.js';
+import { usageOf, type Usage } from '../shared/usage.js';
 import { toSegmentView, type SegmentView } from './segment-view.js';
-import { compileForProject, requireSegment } from './segment-rules.js';
+import { compileForProject, requireSegment, type SegmentRef } from './segment-rules.js';
 
 // Reading segments: the list, one, where one is used, its members.
 
@@ -26,39 +24,14 @@ export async function listSegments({
   return (await listSegmentRows(sql, { projectId })).map(toSegmentView);
 }
 
-export async function getSegment({
-  sql,
-  projectId,
-  segmentId,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-}): Promise<SegmentView> {
-  return toSegmentView(await requireSegment(sql, projectId, segmentId));
+export async function getSegment(ref: SegmentRef): Promise<SegmentView> {
+  return toSegmentView(await requireSegment(ref));
 }
 
 /** What uses a segment: other segments' filters, campaigns' audiences, workflows it triggers. */
-export async function segmentUsage({
-  sql,
-  projectId,
-  segmentId,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-}): Promise<{
-  segments: { id: string; name: string }[];
-  campaigns: { id: string; name: string; status: CampaignStatus }[];
-  workflows: { id: string; name: string; enabled: boolean }[];
-}> {
-  await requireSegment(sql, projectId, segmentId);
-  const [segments, campaigns, workflows] = await Promise.all([
-    segmentsReferencing(sql, { projectId, segmentId }),
-    campaignsReferencing(sql, { projectId, segmentId }),
-    workflowsReferencing(sql, { projectId, segmentId }),
-  ]);
-  return { segments, campaigns, workflows };
+export async function segmentUsage(ref: SegmentRef): Promise<Usage> {
+  await requireSegment(ref);
+  return usageOf(ref.sql, { projectId: ref.projectId, segmentId: ref.segmentId });
 }
 
 /** Members page by page: live for a DYNAMIC segment, the stored list for a STATIC one. */
@@ -68,14 +41,8 @@ export async function listSegmentContacts({
   segmentId,
   page,
   pageSize,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-  page: number;
-  pageSize: number;
-}): Promise<PageResult<ContactView>> {
-  const segment = await requireSegment(sql, projectId, segmentId);
+}: SegmentRef & { page: number; pageSize: number }): Promise<PageResult<ContactView>> {
+  const segment = await requireSegment({ sql, projectId, segmentId });
   const offset = (page - 1) * pageSize;
   if (segment.type === 'STATIC' || !segment.filter) {
     const [rows, total] = await Promise.all([

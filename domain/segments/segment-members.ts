@@ -6,28 +6,19 @@ import {
   removeMembersByEmail,
 } from '../../db/sql/segment-members.sql.js';
 import { setMemberCount } from '../../db/sql/segments.sql.js';
-import { type Sql } from '../../db/sql/sql.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError, conflict } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { SegmentComputeResult, WorkflowEngine } from '../shared/ports.js';
-import { countOf, requireSegment, requireStatic } from './segment-rules.js';
+import { countOf, requireSegment, requireStatic, type SegmentRef } from './segment-rules.js';
 
 // Membership: a refresh of the count, STATIC members added and removed, a tracked compute.
 
 /** Counts the members again and keeps the count; no events, no membership written. */
-export async function refreshSegment({
-  sql,
-  projectId,
-  segmentId,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-}): Promise<{ memberCount: number }> {
-  const segment = await requireSegment(sql, projectId, segmentId);
-  const memberCount = await countOf(sql, segment);
-  await setMemberCount(sql, { segmentId, memberCount });
+export async function refreshSegment(ref: SegmentRef): Promise<{ memberCount: number }> {
+  const segment = await requireSegment(ref);
+  const memberCount = await countOf(ref.sql, segment);
+  await setMemberCount(ref.sql, { segmentId: ref.segmentId, memberCount });
   return { memberCount };
 }
 
@@ -43,15 +34,12 @@ export async function addStaticMembers({
   emails,
   createMissing,
   subscribed,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
+}: SegmentRef & {
   emails: string[];
   createMissing: boolean;
   subscribed: boolean;
 }): Promise<{ added: number; created: number; notFound: string[] }> {
-  await requireStatic(sql, projectId, segmentId);
+  await requireStatic({ sql, projectId, segmentId });
   const wanted = [...new Set(emails.map(normaliseEmail))];
   const result = await sql.transaction(async (tx) => {
     let created = 0;
@@ -89,13 +77,8 @@ export async function removeStaticMembers({
   projectId,
   segmentId,
   emails,
-}: {
-  sql: Sql;
-  projectId: string;
-  segmentId: string;
-  emails: string[];
-}): Promise<{ removed: number }> {
-  await requireStatic(sql, projectId, segmentId);
+}: SegmentRef & { emails: string[] }): Promise<{ removed: number }> {
+  await requireStatic({ sql, projectId, segmentId });
   const removed = await removeMembersByEmail(sql, {
     projectId,
     segmentId,
@@ -111,17 +94,10 @@ export async function removeStaticMembers({
  * running (the schedule's) is joined, not doubled.
  */
 export async function computeSegment({
-  sql,
   engine,
-  projectId,
-  segmentId,
-}: {
-  sql: Sql;
-  engine: WorkflowEngine;
-  projectId: string;
-  segmentId: string;
-}): Promise<SegmentComputeResult> {
-  const segment = await requireSegment(sql, projectId, segmentId);
+  ...ref
+}: SegmentRef & { engine: WorkflowEngine }): Promise<SegmentComputeResult> {
+  const segment = await requireSegment(ref);
   if (segment.type !== 'DYNAMIC' || !segment.track_membership) {
     throw conflict(
       'Only a DYNAMIC segment with trackMembership computes its membership',
@@ -129,7 +105,7 @@ export async function computeSegment({
     );
   }
   try {
-    return await engine.computeSegment({ segmentId, projectId });
+    return await engine.computeSegment({ segmentId: ref.segmentId, projectId: ref.projectId });
   } catch {
     // Temporal unreachable, or the compute failed for good: nothing half-done is answered.
     throw new DomainError('SERVICE_UNAVAILABLE', 'The compute could not be run now', {

@@ -1,7 +1,7 @@
 import { countMatchingContacts, countMembers } from '../../db/sql/segment-members.sql.js';
 import { findSegment, findSegmentDefinitions, type SegmentRow } from '../../db/sql/segments.sql.js';
 import { type Sql } from '../../db/sql/sql.js';
-import { conflict, notFound, validationError } from '../shared/errors.js';
+import { conflict, requireFound, validationError } from '../shared/errors.js';
 import type { Filter } from './filter/ast.pure.js';
 import { compileFilter, type SqlFragment } from './filter/compile-sql.pure.js';
 import type { SegmentDefinition } from './filter/evaluate.pure.js';
@@ -83,14 +83,16 @@ export async function countOf(sql: Sql, row: SegmentRow): Promise<number> {
   return countMatchingContacts(sql, { projectId: row.project_id, where });
 }
 
-export async function requireSegment(
-  sql: Sql,
-  projectId: string,
-  segmentId: string,
-): Promise<SegmentRow> {
-  const row = await findSegment(sql, { projectId, segmentId });
-  if (!row) throw notFound('Segment');
-  return row;
+/** A segment of a project, as the use cases that read or change it name it. */
+export interface SegmentRef {
+  sql: Sql;
+  projectId: string;
+  segmentId: string;
+}
+
+export async function requireSegment(ref: SegmentRef): Promise<SegmentRow> {
+  const row = await findSegment(ref.sql, { projectId: ref.projectId, segmentId: ref.segmentId });
+  return requireFound(row, 'Segment');
 }
 
 export const slugTaken = (slug: string) =>
@@ -109,12 +111,8 @@ export interface SegmentInput {
   trackMembership: boolean;
 }
 
-export async function requireStatic(
-  sql: Sql,
-  projectId: string,
-  segmentId: string,
-): Promise<SegmentRow> {
-  const segment = await requireSegment(sql, projectId, segmentId);
+export async function requireStatic(ref: SegmentRef): Promise<SegmentRow> {
+  const segment = await requireSegment(ref);
   if (segment.type !== 'STATIC') {
     throw conflict(
       'Only a STATIC segment has members added or removed by hand',

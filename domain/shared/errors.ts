@@ -38,3 +38,9 @@ export const validationError = (errors: FieldError | FieldError[]): DomainError 
   new DomainError('VALIDATION_ERROR', 'Validation failed', {
     errors: Array.isArray(errors) ? errors : [errors],
   });
+
+/** The row or entity a lookup found, or the 404 naming what was looked for. */
+export function requireFound<T>(found: T | null | undefined, what: string): T {
+  if (found === null || found === undefined) throw notFound(what);
+  return found;
+}

@@ -64,6 +64,43 @@ export function cursorPage<T>({
   };
 }
 
+/** The position of a row paged by its id alone (ids are time-ordered). */
+const idPosition = ({ id }: { id: string }): KeysetPosition => ({ sort: id, id });
+
+/** What a client asks of a keyset listing: how many rows, after which cursor (none at first). */
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+/** Where a keyset page starts: after the row of this id (none on the first page). */
+export interface AfterId {
+  afterId: string | undefined;
+  limit: number;
+}
+
+/** A listing's reads: `limit + 1` rows after `afterId`, and the count of every match. */
+export interface KeysetReads<R, V> {
+  rows: (after: AfterId) => Promise<R[]>;
+  count: () => Promise<number>;
+  view: (row: R) => V;
+}
+
+/**
+ * A cursor page newest first, by keyset on the (time-ordered UUID v7) id; the count runs on the
+ * first page only.
+ */
+export async function newestFirstPage<R, V extends { id: string }>(
+  { cursor, limit }: PageRequest,
+  { rows, count, view }: KeysetReads<R, V>,
+): Promise<CursorPage<V>> {
+  const [found, total] = await Promise.all([
+    rows({ afterId: cursor ? decodeCursor(cursor).id : undefined, limit }),
+    cursor ? undefined : count(),
+  ]);
+  return cursorPage({ rows: found.map(view), limit, total, positionOf: idPosition });
+}
+
 export interface PageResult<T> {
   data: T[];
   total: number;

@@ -6,7 +6,7 @@ import type { Sql } from '../../db/sql/sql.js';
 import { workflowStepsUsingTemplate } from '../../db/sql/workflows.sql.js';
 import { requireVerifiedSender } from '../domains/domains.service.js';
 import type { EmailType } from '../sending/email-type.pure.js';
-import { conflict, notFound } from '../shared/errors.js';
+import { conflict, requireFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
 import { assertTemplatesValid } from './template-engine.js';
@@ -44,17 +44,20 @@ export function toTemplateView(t: Template): TemplateView {
   };
 }
 
-export async function createTemplate({
-  em,
-  projectId,
-  input,
-}: {
+/** A template to write into a project. */
+interface NewTemplate {
   em: Em;
   projectId: string;
   input: TemplateInput;
-}): Promise<Template> {
+}
+
+export async function createTemplate({ em, projectId, input }: NewTemplate): Promise<Template> {
   assertTemplatesValid({ subject: input.subject, body: input.body });
   await requireVerifiedSender({ em, projectId, from: input.from });
+  return insertTemplate({ em, projectId, input });
+}
+
+async function insertTemplate({ em, projectId, input }: NewTemplate): Promise<Template> {
   const template = em.create(Template, {
     project: projectId,
     ...input,
@@ -65,18 +68,18 @@ export async function createTemplate({
   return template;
 }
 
-export async function getTemplate({
-  em,
-  projectId,
-  templateId,
-}: {
+/** A template of a project, as the use cases that read or change it name it. */
+interface TemplateRef {
   em: Em;
   projectId: string;
   templateId: string;
-}): Promise<Template> {
-  const template = await em.findOne(Template, { id: templateId, project: projectId });
-  if (!template) throw notFound('Template');
-  return template;
+}
+
+export async function getTemplate({ em, projectId, templateId }: TemplateRef): Promise<Template> {
+  return requireFound(
+    await em.findOne(Template, { id: templateId, project: projectId }),
+    'Template',
+  );
 }
 
 export async function updateTemplate({
@@ -84,12 +87,7 @@ export async function updateTemplate({
   projectId,
   templateId,
   patch,
-}: {
-  em: Em;
-  projectId: string;
-  templateId: string;
-  patch: Partial<TemplateInput>;
-}): Promise<Template> {
+}: TemplateRef & { patch: Partial<TemplateInput> }): Promise<Template> {
   const template = await getTemplate({ em, projectId, templateId });
   assertTemplatesValid({ subject: patch.subject, body: patch.body });
   if (patch.from !== undefined) await requireVerifiedSender({ em, projectId, from: patch.from });
@@ -104,12 +102,7 @@ export async function deleteTemplate({
   sql,
   projectId,
   templateId,
-}: {
-  em: Em;
-  sql: Sql;
-  projectId: string;
-  templateId: string;
-}): Promise<void> {
+}: TemplateRef & { sql: Sql }): Promise<void> {
   const template = await getTemplate({ em, projectId, templateId });
   const steps = await workflowStepsUsingTemplate(sql, { projectId, templateId });
   if (steps.length > 0) {
@@ -122,28 +115,15 @@ export async function deleteTemplate({
   await em.removeAndFlush(template);
 }
 
-export async function duplicateTemplate({
-  em,
-  projectId,
-  templateId,
-}: {
-  em: Em;
-  projectId: string;
-  templateId: string;
-}): Promise<Template> {
-  const source = await getTemplate({ em, projectId, templateId });
-  const copy = em.create(Template, {
-    project: projectId,
-    name: `${source.name} (copy)`,
-    subject: source.subject,
-    body: source.body,
-    type: source.type,
-    from: source.from,
-    fromName: source.fromName ?? null,
-    replyTo: source.replyTo ?? null,
+/** A copy named "<name> (copy)", not checked again: the original was checked when written. */
+export async function duplicateTemplate(ref: TemplateRef): Promise<Template> {
+  const source = await getTemplate(ref);
+  const { subject, body, type, from, fromName, replyTo } = source;
+  return insertTemplate({
+    em: ref.em,
+    projectId: ref.projectId,
+    input: { name: `${source.name} (copy)`, subject, body, type, from, fromName, replyTo },
   });
-  await em.flush();
-  return copy;
 }
 
 /** The campaigns made from the template and the workflow steps that send it. */
@@ -152,12 +132,7 @@ export async function templateUsage({
   sql,
   projectId,
   templateId,
-}: {
-  em: Em;
-  sql: Sql;
-  projectId: string;
-  templateId: string;
-}): Promise<{
+}: TemplateRef & { sql: Sql }): Promise<{
   templateId: string;
   campaigns: { id: string; name: string; status: CampaignStatus }[];
   workflowSteps: {

@@ -3,7 +3,7 @@ import type { EmailEngagement } from './email-engagement.pure.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { getContact, updateContact } from '../contacts/contacts.service.js';
 import { recordEmailEvent } from '../sending/email-events.js';
-import { notFound } from '../shared/errors.js';
+import { notFound, requireFound } from '../shared/errors.js';
 import { readLinkToken } from './tokens.js';
 
 /** What the links in emails need: the pool, the key that signs them, and where they point. */
@@ -19,9 +19,7 @@ async function engagedEmail(
   emailId: string,
   engagement: EmailEngagement,
 ): Promise<EmailEventSource> {
-  const email = await noteEmailEngagement(sql, { emailId, engagement });
-  if (!email) throw notFound('Link');
-  return email;
+  return requireFound(await noteEmailEngagement(sql, { emailId, engagement }), 'Link');
 }
 
 /** The open pixel was fetched: record email.opened. A forged or changed token is a 404. */

@@ -14,6 +14,10 @@ const MAX_EVENT_COUNT = 1_000_000;
 
 const valuePath = (path: ProblemPath): ProblemPath => [...path, 'value'];
 
+/** Reports the condition's `value` as invalid, saying what to give instead; answers undefined. */
+const invalidValue = ({ path, problems }: OperandInput, message: string): undefined =>
+  problems.add(valuePath(path), 'invalid_value', message);
+
 function scalarValue(value: unknown, path: ProblemPath, problems: Problems): Scalar | undefined {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -52,49 +56,36 @@ export function windowOperand({ condition, path, problems }: OperandInput): Oper
 }
 
 /** The least count of events: a whole number, 1 or more. */
-export function countOperand({ condition, path, problems }: OperandInput): Operand | undefined {
-  const raw = condition.value;
+export function countOperand(input: OperandInput): Operand | undefined {
+  const raw = input.condition.value;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > MAX_EVENT_COUNT) {
-    return problems.add(
-      valuePath(path),
-      'invalid_value',
-      'Give the least count: a whole number, 1 or more',
-    );
+    return invalidValue(input, 'Give the least count: a whole number, 1 or more');
   }
   return { value: raw };
 }
 
 /** A non-empty text to find (a number is read as its text). */
-export function textOperand({ condition, path, problems }: OperandInput): Operand | undefined {
-  const raw = condition.value;
+export function textOperand(input: OperandInput): Operand | undefined {
+  const raw = input.condition.value;
   const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
   if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TEXT_VALUE) {
-    return problems.add(
-      valuePath(path),
-      'invalid_value',
-      `Give a text of 1 to ${MAX_TEXT_VALUE} characters`,
-    );
+    return invalidValue(input, `Give a text of 1 to ${MAX_TEXT_VALUE} characters`);
   }
   return { value: text };
 }
 
 /** A bound: an ISO date for a date field; a number (numeric text read as one) or a date else. */
-export function boundOperand({
-  field,
-  condition,
-  path,
-  problems,
-}: OperandInput): Operand | undefined {
-  const raw = condition.value;
+export function boundOperand(input: OperandInput): Operand | undefined {
+  const { field } = input;
+  const raw = input.condition.value;
   const isDate = typeof raw === 'string' && parseTimestamp(raw) !== undefined;
   if (field.kind !== 'date' && typeof raw === 'string' && NUMERIC_TEXT.test(raw)) {
     return { value: Number(raw) };
   }
   const isNumber = typeof raw === 'number' && Number.isFinite(raw);
   if (field.kind === 'date' ? !isDate : !isDate && !isNumber) {
-    return problems.add(
-      valuePath(path),
-      'invalid_value',
+    return invalidValue(
+      input,
       field.kind === 'date'
         ? 'Give an ISO 8601 date, such as 2026-01-31 or 2026-01-31T09:30:00Z'
         : 'Give a number, or an ISO 8601 date such as 2026-01-31',
@@ -104,18 +95,12 @@ export function boundOperand({
 }
 
 /** One value to equal: true or false for subscribed, lower-cased for email. */
-export function scalarOperand({
-  field,
-  condition,
-  path,
-  problems,
-}: OperandInput): Operand | undefined {
-  const raw = condition.value;
+export function scalarOperand(input: OperandInput): Operand | undefined {
+  const { field, path, problems } = input;
+  const raw = input.condition.value;
   if (field.kind === 'subscribed') {
     const flag = raw === 'true' ? true : raw === 'false' ? false : raw;
-    if (typeof flag !== 'boolean') {
-      return problems.add(valuePath(path), 'invalid_value', 'Give true or false');
-    }
+    if (typeof flag !== 'boolean') return invalidValue(input, 'Give true or false');
     return { value: flag };
   }
   const value = scalarValue(raw, valuePath(path), problems);
@@ -124,19 +109,11 @@ export function scalarOperand({
 }
 
 /** A list of values to equal any of (lower-cased for email). */
-export function listOperand({
-  field,
-  condition,
-  path,
-  problems,
-}: OperandInput): Operand | undefined {
-  const raw = condition.value;
+export function listOperand(input: OperandInput): Operand | undefined {
+  const { field, path, problems } = input;
+  const raw = input.condition.value;
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_IN_VALUES) {
-    return problems.add(
-      valuePath(path),
-      'invalid_value',
-      `Give a list of 1 to ${MAX_IN_VALUES} values`,
-    );
+    return invalidValue(input, `Give a list of 1 to ${MAX_IN_VALUES} values`);
   }
   const values: Scalar[] = [];
   for (const [i, item] of raw.entries()) {

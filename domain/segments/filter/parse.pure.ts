@@ -120,13 +120,21 @@ function parseNode(
   return parseCondition(input, path, problems);
 }
 
-function parseGroup(
+/** Reads a group (ours or Plunk's) `depth` levels down: the filter itself is 1. */
+type GroupReader = (
   input: Record<string, unknown>,
   path: Path,
   depth: number,
   problems: Problems,
-): Filter | undefined {
-  if (depth > MAX_FILTER_DEPTH) return tooDeep(path, problems);
+) => Filter | undefined;
+
+/** The reader, after a check that the group does not nest deeper than MAX_FILTER_DEPTH. */
+const depthLimited =
+  (read: GroupReader): GroupReader =>
+  (input, path, depth, problems) =>
+    depth > MAX_FILTER_DEPTH ? tooDeep(path, problems) : read(input, path, depth, problems);
+
+const parseGroup: GroupReader = depthLimited((input, path, depth, problems) => {
   const operator = parseLogic(input.operator, [...path, 'operator'], problems);
   const conditions = input.conditions;
   if (!Array.isArray(conditions) || conditions.length > MAX_CONDITIONS_PER_GROUP) {
@@ -141,17 +149,11 @@ function parseGroup(
   );
   if (!operator || nodes.some((n) => n === undefined)) return undefined;
   return { operator, conditions: nodes as (Condition | Filter)[] };
-}
+});
 
 // Plunk's shape: {logic, groups: [{filters: [...], conditions?: <same shape>}]}. Filters in a
 // group are ANDed, with the group's nested condition; groups are joined by `logic`.
-function parsePlunkCondition(
-  input: Record<string, unknown>,
-  path: Path,
-  depth: number,
-  problems: Problems,
-): Filter | undefined {
-  if (depth > MAX_FILTER_DEPTH) return tooDeep(path, problems);
+const parsePlunkCondition: GroupReader = depthLimited((input, path, depth, problems) => {
   const logic = parseLogic(input.logic, [...path, 'logic'], problems);
   const groups = input.groups;
   if (!Array.isArray(groups) || groups.length === 0 || groups.length > MAX_CONDITIONS_PER_GROUP) {
@@ -190,7 +192,7 @@ function parsePlunkCondition(
   });
   if (!logic || converted.some((c) => c === undefined)) return undefined;
   return { operator: logic, conditions: converted as (Condition | Filter)[] };
-}
+});
 
 /** How deep a filter's groups nest (the filter itself is 1). */
 export function filterDepth(filter: Filter): number {

@@ -1,4 +1,5 @@
 import { isFilter, parseField, type Condition, type Filter } from './ast.pure.js';
+import { reaches } from '../../shared/reachable.pure.js';
 
 /** What a filter reads: the data keys (their top level), event names and segments. */
 export interface FilterReferences {
@@ -33,16 +34,5 @@ export function cycleThrough(
   references: readonly string[],
   referencesOf: (segmentId: string) => readonly string[],
 ): string | undefined {
-  for (const first of references) {
-    const seen = new Set<string>();
-    const pending = [first];
-    while (pending.length > 0) {
-      const id = pending.pop() as string;
-      if (id === start) return first;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      pending.push(...referencesOf(id));
-    }
-  }
-  return undefined;
+  return references.find((first) => reaches({ start: first, goal: start, next: referencesOf }));
 }
