@@ -89,7 +89,6 @@ export async function startApi({
             sql: createSql(pool),
             dataDir: config.dataDir,
             dispatch: { queue: config.temporal.taskQueue, dispatchNotifier },
-            billingOn: Boolean(config.stripe.secretKey),
           },
           host: config.host,
           port: inboundPort,

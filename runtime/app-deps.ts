@@ -39,7 +39,6 @@ export function createAppDeps({
   logger: Logger;
 }): AppDeps {
   const { publicUrl, secrets } = config;
-  const billingOn = Boolean(config.stripe.secretKey);
   return {
     orm,
     sql,
@@ -68,7 +67,6 @@ export function createAppDeps({
       sql,
       deliveryQueue: config.temporal.taskQueue,
       queueNotifier,
-      billingOn,
     },
     // Campaigns sent through this API are delivered by the workers of its task queue.
     campaigns: {
@@ -76,7 +74,6 @@ export function createAppDeps({
       engine,
       deliveryQueue: config.temporal.taskQueue,
       queueNotifier,
-      billingOn,
     },
     // Executions started through this API run on its task queue.
     automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
@@ -97,7 +94,7 @@ export function createAppDeps({
     },
     features: installationFeatures({
       signupsDisabled: config.disableSignups,
-      billingConfigured: billingOn,
+      billingConfigured: Boolean(config.stripe.secretKey),
     }),
     temporalUi: { url: config.temporal.uiUrl ?? null, namespace: config.temporal.namespace },
   };

@@ -117,7 +117,6 @@ export async function startWorker({
       deliverySlots: (task) => deliverySlots(task),
       emailDelivery,
       sendRatePerSecond: config.sendRatePerSecond,
-      billingOn: Boolean(config.stripe.secretKey),
       payments: config.stripe.secretKey
         ? createStripePayments({
             ...config.stripe,

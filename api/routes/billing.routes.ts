@@ -16,7 +16,8 @@ import {
 } from './billing.schemas.js';
 import { projectIdParams } from './projects.schemas.js';
 
-// With billing off (no STRIPE_SECRET_KEY) every route answers 400 saying so.
+// With billing off (no STRIPE_SECRET_KEY) checkout, portal and invoices answer 400 saying so;
+// caps and consumption work either way (billing off is not usage off).
 export const billingRoutes = () => [
   defineRoute({
     method: 'post',

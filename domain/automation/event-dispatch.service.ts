@@ -15,7 +15,12 @@ import type { CommandOutcome } from './execution-command.pure.js';
 import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
 import { advanceExecution, type StepRunDeps } from './execution-steps.service.js';
 import { stepById } from './graph.pure.js';
-import { firstStep, opensWithDelay, waitDeadline, type ReceivedEvent } from './execution-path.pure.js';
+import {
+  firstStep,
+  opensWithDelay,
+  waitDeadline,
+  type ReceivedEvent,
+} from './execution-path.pure.js';
 
 export interface DispatchReport {
   /** Events taken from the outbox. */
@@ -196,7 +201,6 @@ async function carryOut({
 export async function runDispatchLane({
   sql,
   emailNotifier,
-  billingOn,
   engine,
   wakeups,
   queue,
@@ -241,7 +245,7 @@ export async function runDispatchLane({
     const commands = await claimCommands(sql, { queue, limit: commandBatchSize, leaseSeconds });
     if (commands.length > 0) {
       const { done, failed } = await carryOut({
-        steps: { sql, emailNotifier, billingOn },
+        steps: { sql, emailNotifier },
         engine,
         commands,
         concurrency,

@@ -29,8 +29,6 @@ export interface CampaignDeps {
   engine: WorkflowEngine;
   deliveryQueue: string;
   queueNotifier: QueueNotifier;
-  /** Billing is on: a send must fit the project's monthly `campaigns` cap. */
-  billingOn: boolean;
 }
 
 /**

@@ -81,12 +81,9 @@ export async function audienceOf(
 export async function snapshotCampaignAudience({
   sql,
   campaignId,
-  billingOn,
 }: {
   sql: Sql;
   campaignId: string;
-  /** Billing is on: the recipients are taken from the project's monthly `campaigns` cap. */
-  billingOn: boolean;
 }): Promise<SnapshotCounts | undefined> {
   const campaign = await findCampaignAudience(sql, { campaignId });
   if (!campaign) return undefined;
@@ -97,7 +94,7 @@ export async function snapshotCampaignAudience({
     filter: campaign.audience_filter,
   });
   const projectId = campaign.project_id;
-  const cap = await capOf({ sql, billingOn, projectId, category: 'campaigns' });
+  const cap = await capOf({ sql, projectId, category: 'campaigns' });
   try {
     return await snapshotRecipients(sql, {
       campaignId,

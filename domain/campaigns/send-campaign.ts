@@ -6,7 +6,7 @@ import {
   unmarkCampaignSent,
   queueTestEmail,
 } from '../../db/sql/campaign-send.sql.js';
-import { requireCapRoom } from '../billing/billing.service.js';
+import { capOf, requireCapRoom } from '../billing/billing.service.js';
 import { audienceOf } from './campaign-send.service.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
 import { conflict, DomainError, validationError } from '../shared/errors.js';
@@ -29,12 +29,11 @@ import {
 export async function sendCampaign({
   sql,
   engine,
-  billingOn,
   projectId,
   campaignId,
   scheduledFor,
   now = new Date(),
-}: Pick<CampaignDeps, 'sql' | 'engine' | 'billingOn'> & {
+}: Pick<CampaignDeps, 'sql' | 'engine'> & {
   projectId: string;
   campaignId: string;
   scheduledFor?: Date;
@@ -67,7 +66,7 @@ export async function sendCampaign({
     },
   });
   if (problems.length > 0) throw validationError(problems);
-  if (billingOn) {
+  if ((await capOf({ sql, projectId, category: 'campaigns' })) !== undefined) {
     // Checked again, atomically, when the audience is snapshotted (it may grow meanwhile).
     const audience = await audienceOf(sql, {
       projectId,

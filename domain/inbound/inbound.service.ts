@@ -17,8 +17,6 @@ export interface InboundDeps {
   sql: Sql;
   dataDir: string;
   dispatch: { queue: string; dispatchNotifier: QueueNotifier };
-  /** Billing is on: received mail is taken from the project's monthly `inbound` cap. */
-  billingOn: boolean;
 }
 
 /** A message the receiver refuses for good (an SMTP 5xx), with the reason. */
@@ -50,7 +48,6 @@ export async function receiveInboundMail({
   sql,
   dataDir,
   dispatch,
-  billingOn,
   projectId,
   raw,
   envelope,
@@ -106,7 +103,7 @@ export async function receiveInboundMail({
         },
       ],
     });
-  const cap = await capOf({ sql, billingOn, projectId, category: 'inbound' });
+  const cap = await capOf({ sql, projectId, category: 'inbound' });
   let row: Awaited<ReturnType<typeof keep>>[number] | undefined;
   try {
     [row] =

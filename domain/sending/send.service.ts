@@ -18,8 +18,6 @@ export interface SendDeps {
   /** The task queue whose workers deliver this API's mail. */
   deliveryQueue: string;
   queueNotifier: QueueNotifier;
-  /** Billing is on: the project's monthly caps apply. */
-  billingOn: boolean;
 }
 
 export interface SendResult {
@@ -117,7 +115,6 @@ export async function sendEmails({
   sql,
   deliveryQueue,
   queueNotifier,
-  billingOn,
   projectId,
   input,
   idempotencyKey,
@@ -150,7 +147,7 @@ export async function sendEmails({
 
   // All recipients commit together (with the key claim, attachments and the cap's count) or not
   // at all; one recipient with nothing else to write is a single statement, atomic by itself.
-  const cap = await capOf({ sql, billingOn, projectId, category: 'transactional' });
+  const cap = await capOf({ sql, projectId, category: 'transactional' });
   const single =
     plan.recipients.length === 1 &&
     plan.attachments.length === 0 &&

@@ -13,7 +13,6 @@ import { heartbeating } from './heartbeating.js';
 export function createAutomationDispatchActivities({
   sql,
   emailNotifier,
-  billingOn,
   engine,
   wakeups,
   dispatch,
@@ -33,7 +32,6 @@ export function createAutomationDispatchActivities({
         runDispatchLane({
           sql,
           emailNotifier,
-          billingOn,
           engine,
           wakeups,
           queue: dispatch.queue,

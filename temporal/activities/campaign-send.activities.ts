@@ -19,7 +19,6 @@ export function createCampaignSendActivities({
   batchSize,
   watchSeconds,
   watchPollMs,
-  billingOn,
 }: {
   sql: Sql;
   emailNotifier: QueueNotifier;
@@ -30,8 +29,6 @@ export function createCampaignSendActivities({
   /** The longest a watch runs, whatever the workflow asks (CAMPAIGN_WATCH_SECONDS). */
   watchSeconds: number;
   watchPollMs: number;
-  /** Billing is on: a snapshot takes its recipients from the project's `campaigns` cap. */
-  billingOn: boolean;
 }) {
   return {
     async beginCampaignSend({
@@ -46,9 +43,7 @@ export function createCampaignSendActivities({
     }: {
       campaignId: string;
     }): Promise<SnapshotCounts | null> {
-      return (
-        (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId, billingOn }))) ?? null
-      );
+      return (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId }))) ?? null;
     },
     async queueCampaignEmails({
       campaignId,

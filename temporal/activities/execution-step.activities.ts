@@ -1,6 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
-import type { AdvanceOutcome, StepOutcome } from '../../domain/automation/execution-contract.pure.js';
+import type {
+  AdvanceOutcome,
+  StepOutcome,
+} from '../../domain/automation/execution-contract.pure.js';
 import {
   advanceExecution,
   attemptRemoteStep,
@@ -16,13 +19,10 @@ export function createExecutionStepActivities({
   sql,
   emailNotifier,
   sendWebhook,
-  billingOn,
 }: {
   sql: Sql;
   emailNotifier: QueueNotifier;
   sendWebhook: WebhookSender;
-  /** Billing is on: monthly caps apply to the mail steps queue. */
-  billingOn: boolean;
 }) {
   return {
     /**
@@ -31,10 +31,10 @@ export function createExecutionStepActivities({
      * details, so the workflow can fail that step once the attempts run out.
      */
     async advanceExecution(
-      args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier' | 'billingOn'>,
+      args: Omit<Parameters<typeof advanceExecution>[0], 'sql' | 'emailNotifier'>,
     ): Promise<AdvanceOutcome> {
       try {
-        return await advanceExecution({ sql, emailNotifier, billingOn, ...args });
+        return await advanceExecution({ sql, emailNotifier, ...args });
       } catch (error) {
         if (!(error instanceof StepAttemptError)) throw error;
         throw ApplicationFailure.retryable(error.message, 'StepAttemptFailed', { seq: error.seq });

@@ -44,8 +44,6 @@ export interface ActivityDeps {
   /** The process's SMTP connections, shared by its lanes. */
   deliverySlots: DeliverySlots;
   emailDelivery: EmailDeliverySettings;
-  /** Billing is on (STRIPE_SECRET_KEY): monthly caps apply to campaigns and workflow mail. */
-  billingOn: boolean;
   /** The payment provider (Stripe); undefined with billing off. */
   payments: PaymentProvider | undefined;
   /** Each project's send throttle, applied by the delivery lanes. */
@@ -99,12 +97,10 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       emailNotifier: deps.emailNotifier,
       sendWebhook: deps.sendWebhook,
-      billingOn: deps.billingOn,
     }),
     ...createAutomationDispatchActivities({
       sql: deps.sql,
       emailNotifier: deps.emailNotifier,
-      billingOn: deps.billingOn,
       engine: deps.engine,
       wakeups: deps.dispatchWakeups,
       dispatch: deps.automationDispatch,
@@ -115,7 +111,6 @@ export function createActivities(deps: ActivityDeps) {
       deliveryQueue: deps.emailDelivery.queue,
       batchSize: deps.campaignBatchSize,
       watchSeconds: deps.campaignWatchSeconds,
-      billingOn: deps.billingOn,
       watchPollMs: 1000,
     }),
     ...createBillingActivities({ sql: deps.sql, payments: deps.payments, engine: deps.engine }),

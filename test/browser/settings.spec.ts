@@ -35,6 +35,9 @@ test('rotate the keys (old secret refused) and a MEMBER sees no billing or rotat
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
+  // Payments off (no Stripe key) is not usage off: the month's usage per category shows.
+  await expect(page.getByText(/Payments are off on this installation/)).toBeVisible();
+  await expect(page.getByText('transactional', { exact: true })).toBeVisible();
   await checkA11y();
   await snap('owner');
 

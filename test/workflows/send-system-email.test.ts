@@ -77,7 +77,6 @@ async function runWorker<T>(
         deliverySlots: pLimit(1),
         emailDelivery: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
         sendRatePerSecond: 50,
-        billingOn: false,
         payments: undefined,
         campaignWatchSeconds: 600,
         segmentComputeBatchSize: 1000,

@@ -57,7 +57,7 @@ async function queueWithinCap<T extends { id: string; status: string } | undefin
 export const sendEmailStep: StepDefinition<'SEND_EMAIL'> = {
   help: '`{templateId}`',
   config: z.strictObject({ templateId: z.uuid() }),
-  async run({ sql, emailNotifier, billingOn, ref, step, scope }) {
+  async run({ sql, emailNotifier, ref, step, scope }) {
     const { template, verifiedDomains } = await findSendContext(sql, {
       projectId: ref.projectId,
       templateId: step.config.templateId,
@@ -83,7 +83,7 @@ export const sendEmailStep: StepDefinition<'SEND_EMAIL'> = {
         executionId: ref.executionId,
         stepId: step.id,
       });
-    const cap = await capOf({ sql, billingOn, projectId: ref.projectId, category: 'workflows' });
+    const cap = await capOf({ sql, projectId: ref.projectId, category: 'workflows' });
     let email: Awaited<ReturnType<typeof queue>>;
     try {
       email =

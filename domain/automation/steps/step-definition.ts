@@ -15,8 +15,6 @@ export interface StepRunDeps {
   sql: Sql;
   /** Wakes the delivery lanes of the execution's queue after a SEND_EMAIL. */
   emailNotifier: QueueNotifier;
-  /** Billing is on: the project's monthly `workflows` cap applies to SEND_EMAIL. */
-  billingOn: boolean;
 }
 
 /** What remote steps reach: PostgreSQL and the outside world. */

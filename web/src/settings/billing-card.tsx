@@ -11,12 +11,14 @@ const configQuery = {
   staleTime: Infinity,
 };
 
-/** This month's usage per category against its cap (amber from 80 %), and the Stripe buttons. */
+/**
+ * This month's usage per category against its cap (amber from 80 %), billing on or off, and the
+ * Stripe buttons when payments are on.
+ */
 export function BillingCard({ projectId }: { projectId: string }) {
   const config = useQuery(configQuery);
   const billingOn = config.data?.features.billing === true;
   const usage = useQuery({
-    enabled: billingOn,
     queryKey: ['project', projectId, 'billing-consumption'],
     queryFn: () =>
       unwrap(
@@ -64,11 +66,6 @@ export function BillingCard({ projectId }: { projectId: string }) {
         <Loading />
       ) : config.isError ? (
         <ErrorState error={config.error} />
-      ) : !billingOn ? (
-        <p className="text-sm text-muted">
-          Billing is off on this installation: sending has no plan limits. It turns on with
-          STRIPE_SECRET_KEY.
-        </p>
       ) : usage.isPending ? (
         <Loading />
       ) : usage.isError ? (
@@ -76,7 +73,9 @@ export function BillingCard({ projectId }: { projectId: string }) {
       ) : (
         <>
           <p className="mb-3 text-sm text-muted">
-            Plan {usage.data.plan.toLowerCase()} · this month since{' '}
+            {billingOn
+              ? `Plan ${usage.data.plan.toLowerCase()} · this month since `
+              : 'Payments are off on this installation (no STRIPE_SECRET_KEY); the caps still apply. This month since '}
             {new Date(usage.data.period.start).toLocaleDateString()}
           </p>
           <ul className="flex flex-col gap-3">
