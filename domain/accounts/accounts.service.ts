@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { User } from '../../db/entities/index.js';
 import { DomainError, conflict } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { Em, WorkflowEngine } from '../shared/ports.js';
+import type { Em, SystemEmailRequest, WorkflowEngine } from '../shared/ports.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { consumeAuthToken } from './auth-tokens.js';
 import type { Sql } from '../../db/sql/sql.js';
@@ -136,23 +136,36 @@ export async function logIn({
   return sessionOf(scope, user, sessionSecret);
 }
 
-/** Answers the same whether or not the address has an account, so it reveals nothing. */
-export async function requestEmailVerification({
+type AccountMailRequest = RequestScope & { engine: WorkflowEngine; email: string };
+
+/**
+ * Mails the address's account a link of `kind` when `wanted` says so. Throttled per address and
+ * IP, and the answer is the same whether or not the address has an account: it reveals nothing.
+ */
+async function mailAccountLink({
   em,
   sql,
   client,
   engine,
   email,
-}: RequestScope & {
-  engine: WorkflowEngine;
-  email: string;
+  kind,
+  wanted,
+}: AccountMailRequest & {
+  kind: SystemEmailRequest['kind'];
+  wanted: (user: User) => boolean;
 }): Promise<void> {
   const address = normaliseEmail(email);
   await takeAttempt(sql, accountEmailBuckets(address, client.ip));
   const user = await em.findOne(User, { email: address });
-  if (!user || user.emailVerifiedAt) return;
-  await engine.startSystemEmail({ requestId: newId(), kind: 'VERIFY_EMAIL', userId: user.id });
+  if (!user || !wanted(user)) return;
+  await engine.startSystemEmail({ requestId: newId(), kind, userId: user.id });
 }
+
+export const requestEmailVerification = (request: AccountMailRequest): Promise<void> =>
+  mailAccountLink({ ...request, kind: 'VERIFY_EMAIL', wanted: (user) => !user.emailVerifiedAt });
+
+export const requestPasswordReset = (request: AccountMailRequest): Promise<void> =>
+  mailAccountLink({ ...request, kind: 'RESET_PASSWORD', wanted: () => true });
 
 export async function verifyEmail({ em, token }: { em: Em; token: string }): Promise<User> {
   const userId = await consumeAuthToken({ em, token, purpose: 'VERIFY_EMAIL' });
@@ -160,24 +173,6 @@ export async function verifyEmail({ em, token }: { em: Em; token: string }): Pro
   user.emailVerifiedAt ??= new Date(); // the first verification's time is kept
   await em.flush();
   return user;
-}
-
-/** Answers the same whether or not the address has an account; throttled per address and IP. */
-export async function requestPasswordReset({
-  em,
-  sql,
-  client,
-  engine,
-  email,
-}: RequestScope & {
-  engine: WorkflowEngine;
-  email: string;
-}): Promise<void> {
-  const address = normaliseEmail(email);
-  await takeAttempt(sql, accountEmailBuckets(address, client.ip));
-  const user = await em.findOne(User, { email: address });
-  if (!user) return;
-  await engine.startSystemEmail({ requestId: newId(), kind: 'RESET_PASSWORD', userId: user.id });
 }
 
 export async function resetPassword({

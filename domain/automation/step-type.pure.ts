@@ -1,4 +1,4 @@
-import { unitMsOf, type TimeUnit } from '../shared/time-unit.pure.js';
+import { timeUnits, unitMsOf } from '../shared/time-unit.pure.js';
 import type {
   ConditionConfig,
   DelayConfig,
@@ -51,12 +51,7 @@ export const TRANSITION_BRANCHES = [...CONDITION_BRANCHES, ...WAIT_BRANCHES] as 
 export type TransitionBranch = (typeof TRANSITION_BRANCHES)[number];
 
 /** The units of a DELAY step (a subset of the one time-unit vocabulary). */
-export const DELAY_UNITS = [
-  'seconds',
-  'minutes',
-  'hours',
-  'days',
-] as const satisfies readonly TimeUnit[];
+export const DELAY_UNITS = timeUnits('seconds', 'minutes', 'hours', 'days');
 export type DelayUnit = (typeof DELAY_UNITS)[number];
 export const DELAY_UNIT_MS = unitMsOf(DELAY_UNITS);
 

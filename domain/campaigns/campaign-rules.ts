@@ -31,6 +31,20 @@ export interface CampaignDeps {
   queueNotifier: QueueNotifier;
 }
 
+/** A campaign of a project, as the use cases that read or change it name it. */
+export interface CampaignRef {
+  sql: Sql;
+  projectId: string;
+  campaignId: string;
+}
+
+/** A campaign's input checked against its project. */
+export interface CampaignInputScope {
+  sql: Sql;
+  projectId: string;
+  input: CampaignInput;
+}
+
 /**
  * Checks a campaign's input against the project and settles its content: the template fills
  * what the body leaves out; `from` must be on a verified domain; the audience's segment (and any
@@ -40,11 +54,7 @@ export async function settleContent({
   sql,
   projectId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  input: CampaignInput;
-}): Promise<CampaignContent> {
+}: CampaignInputScope): Promise<CampaignContent> {
   const { template, verifiedDomains } = await findSendContext(sql, {
     projectId,
     templateId: input.templateId ?? undefined,
@@ -101,11 +111,7 @@ export async function audienceProblems({
   sql,
   projectId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  input: CampaignInput;
-}): Promise<FieldError[]> {
+}: CampaignInputScope): Promise<FieldError[]> {
   if (input.audienceType === 'SEGMENT') {
     if (!input.segmentId) {
       return [

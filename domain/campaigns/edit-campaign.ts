@@ -3,14 +3,19 @@ import {
   insertCampaign,
   replaceDraftCampaign,
 } from '../../db/sql/campaigns.sql.js';
-import type { Sql } from '../../db/sql/sql.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
 import { filterReferences } from '../segments/filter/references.pure.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { toCampaignView, type CampaignView } from './campaign-view.js';
 import type { CampaignInput } from './campaign-input.js';
-import { notDraft, requireCampaign, settleContent } from './campaign-rules.js';
+import {
+  notDraft,
+  requireCampaign,
+  settleContent,
+  type CampaignInputScope,
+  type CampaignRef,
+} from './campaign-rules.js';
 
 // Writing drafts: create, replace, duplicate, delete.
 
@@ -18,11 +23,7 @@ export async function createCampaign({
   sql,
   projectId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  input: CampaignInput;
-}): Promise<CampaignView> {
+}: CampaignInputScope): Promise<CampaignView> {
   const content = await settleContent({ sql, projectId, input });
   return toCampaignView(await insertCampaign(sql, { id: newId(), projectId, content }));
 }
@@ -33,12 +34,7 @@ export async function replaceCampaign({
   projectId,
   campaignId,
   input,
-}: {
-  sql: Sql;
-  projectId: string;
-  campaignId: string;
-  input: CampaignInput;
-}): Promise<CampaignView> {
+}: CampaignRef & { input: CampaignInput }): Promise<CampaignView> {
   const current = await requireCampaign(sql, projectId, campaignId);
   if (current.status !== 'DRAFT') throw notDraft(current.status);
   const content = await settleContent({ sql, projectId, input });
@@ -55,11 +51,7 @@ export async function duplicateCampaign({
   sql,
   projectId,
   campaignId,
-}: {
-  sql: Sql;
-  projectId: string;
-  campaignId: string;
-}): Promise<CampaignView> {
+}: CampaignRef): Promise<CampaignView> {
   const source = await requireCampaign(sql, projectId, campaignId);
   const filter = source.audience_filter as Filter | null;
   const references = filter ? filterReferences(filter) : { fields: [], events: [], segments: [] };
@@ -85,15 +77,7 @@ export async function duplicateCampaign({
 }
 
 /** Refused (409) while SCHEDULED or SENDING: its send is an active execution. */
-export async function deleteCampaign({
-  sql,
-  projectId,
-  campaignId,
-}: {
-  sql: Sql;
-  projectId: string;
-  campaignId: string;
-}): Promise<void> {
+export async function deleteCampaign({ sql, projectId, campaignId }: CampaignRef): Promise<void> {
   const { deleted, status } = await deleteIdleCampaign(sql, { projectId, campaignId });
   if (deleted) return;
   if (!status) throw notFound('Campaign');

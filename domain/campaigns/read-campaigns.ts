@@ -6,10 +6,10 @@ import {
 } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { rate } from '../shared/rates.pure.js';
-import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
+import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import type { CampaignStatus } from './campaign-status.pure.js';
 import { toCampaignView, type CampaignView } from './campaign-view.js';
-import { requireCampaign } from './campaign-rules.js';
+import { requireCampaign, type CampaignRef } from './campaign-rules.js';
 
 // Reading campaigns: one, a page of them, and a campaign's figures.
 
@@ -17,43 +17,25 @@ export async function getCampaign({
   sql,
   projectId,
   campaignId,
-}: {
-  sql: Sql;
-  projectId: string;
-  campaignId: string;
-}): Promise<CampaignView> {
+}: CampaignRef): Promise<CampaignView> {
   return toCampaignView(await requireCampaign(sql, projectId, campaignId));
 }
 
-export async function listCampaigns({
+export const listCampaigns = ({
   sql,
   projectId,
   statuses,
-  limit,
-  cursor,
-}: {
+  ...page
+}: PageRequest & {
   sql: Sql;
   projectId: string;
   statuses?: CampaignStatus[];
-  limit: number;
-  cursor?: string;
-}): Promise<CursorPage<CampaignView>> {
-  const [rows, total] = await Promise.all([
-    listCampaignRows(sql, {
-      projectId,
-      statuses,
-      afterId: cursor ? decodeCursor(cursor).id : undefined,
-      limit,
-    }),
-    cursor ? undefined : countCampaigns(sql, { projectId, statuses }),
-  ]);
-  return cursorPage({
-    rows: rows.map(toCampaignView),
-    limit,
-    total,
-    positionOf: (c) => ({ sort: c.id, id: c.id }),
+}): Promise<CursorPage<CampaignView>> =>
+  newestFirstPage(page, {
+    rows: (after) => listCampaignRows(sql, { projectId, statuses, ...after }),
+    count: () => countCampaigns(sql, { projectId, statuses }),
+    view: toCampaignView,
   });
-}
 
 export interface CampaignStats extends CampaignEmailFigureCounts {
   recipients: number;
@@ -74,11 +56,7 @@ export async function getCampaignStats({
   sql,
   projectId,
   campaignId,
-}: {
-  sql: Sql;
-  projectId: string;
-  campaignId: string;
-}): Promise<CampaignStats> {
+}: CampaignRef): Promise<CampaignStats> {
   await requireCampaign(sql, projectId, campaignId);
   const s = await campaignStatsRows(sql, { campaignId });
   return {

@@ -9,7 +9,7 @@ import {
 } from '../../db/sql/activity.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { cursorPage, decodeCursor, type CursorPage } from '../shared/pagination.js';
-import { resolveWindow } from './window.js';
+import { resolveWindow, type LimitedRead } from './window.js';
 import {
   ACTIVITY_EVENT,
   ACTIVITY_TYPES,
@@ -160,11 +160,7 @@ export async function upcomingActivity({
   sql,
   projectId,
   limit,
-}: {
-  sql: Sql;
-  projectId: string;
-  limit: number;
-}): Promise<UpcomingActivity> {
+}: LimitedRead): Promise<UpcomingActivity> {
   const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
   const [campaigns, executions] = await Promise.all([
     listScheduledCampaigns(sql, { projectId, limit }),

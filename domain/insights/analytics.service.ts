@@ -14,7 +14,7 @@ import {
   type CampaignMetric,
   type Granularity,
 } from './activity-type.pure.js';
-import { resolveWindow } from './window.js';
+import { resolveWindow, type LimitedRead } from './window.js';
 
 type Series = (typeof SERIES)[number];
 
@@ -106,11 +106,7 @@ export async function campaignStatsBreakdown({
   sql,
   projectId,
   limit,
-}: {
-  sql: Sql;
-  projectId: string;
-  limit: number;
-}): Promise<{ campaigns: CampaignFigures[] }> {
+}: LimitedRead): Promise<{ campaigns: CampaignFigures[] }> {
   return { campaigns: (await campaignBreakdown(sql, { projectId, limit })).map(toFigures) };
 }
 

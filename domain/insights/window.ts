@@ -1,4 +1,5 @@
 import { validationError } from '../shared/errors.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { timeUnitMs } from '../shared/time-unit.pure.js';
 import { MAX_WINDOW_DAYS } from './activity-type.pure.js';
 
@@ -34,4 +35,11 @@ export function resolveWindow({
     });
   }
   return { from: start, to: end };
+}
+
+/** A read of the project's insights that lists at most `limit` items. */
+export interface LimitedRead {
+  sql: Sql;
+  projectId: string;
+  limit: number;
 }

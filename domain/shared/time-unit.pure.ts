@@ -12,6 +12,9 @@ export const TIME_UNIT_SECONDS = {
   weeks: 604_800,
 } as const satisfies Record<TimeUnit, number>;
 
+/** A subset of the vocabulary, typed as the tuple it is: `timeUnits('minutes', 'hours')`. */
+export const timeUnits = <const U extends readonly TimeUnit[]>(...units: U): U => units;
+
 export const timeUnitMs = (unit: TimeUnit): number => TIME_UNIT_SECONDS[unit] * 1000;
 
 /** The ms of each unit of `units`: a subset's own table, for lookups typed by that subset. */

@@ -2,7 +2,7 @@
 // evaluated in memory (evaluate.pure.ts) and compiled to SQL (compile-sql.pure.ts), held equal
 // by a property test.
 
-import { unitMsOf, type TimeUnit } from '../../shared/time-unit.pure.js';
+import { timeUnits, unitMsOf } from '../../shared/time-unit.pure.js';
 
 /** How a group joins its conditions. */
 export const FILTER_LOGICS = ['AND', 'OR'] as const;
@@ -12,7 +12,7 @@ export type FilterLogic = (typeof FILTER_LOGICS)[number];
  * The units of a time window (`within`, `olderThan`, `triggeredWithin`...): a subset of the one
  * time-unit vocabulary.
  */
-export const WINDOW_UNITS = ['minutes', 'hours', 'days'] as const satisfies readonly TimeUnit[];
+export const WINDOW_UNITS = timeUnits('minutes', 'hours', 'days');
 export type WindowUnit = (typeof WINDOW_UNITS)[number];
 export const WINDOW_UNIT_MS = unitMsOf(WINDOW_UNITS);
 
