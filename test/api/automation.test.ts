@@ -6,6 +6,7 @@ import { uniqueEmail } from '../helpers/factories.js';
 import { keepHistory } from '../helpers/histories.js';
 import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
+import { signalTaken } from '../helpers/temporal-runs.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import type { TestStack } from '../helpers/stack.js';
@@ -527,7 +528,7 @@ describe('events reaching a run during its start delay', () => {
     await track(stack.api, sk, email, 'signup');
     const execution = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
     // Signalled while the run waits for its start: received, but from before the wait began.
-    await track(stack.api, sk, email, 'purchase', { early: true });
+    const early = await track(stack.api, sk, email, 'purchase', { early: true });
     await waitForExecution(
       stack.api,
       sk,
@@ -535,7 +536,9 @@ describe('events reaching a run during its start delay', () => {
       execution!.id,
       waitingAt(workflow.steps.wait as string),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Once the run has taken the early event in (a workflow task done since its signal), it has
+    // decided about it, and still waits.
+    await signalTaken(`execution-${execution!.id}`, 'executionEvent', early.event);
     const still = await stack.api.get(`/workflows/${workflow.id}/executions/${execution!.id}`, sk);
     expect(still.body.status).toBe('WAITING');
     expect(still.body.currentStepId).toBe(workflow.steps.wait);
@@ -694,16 +697,10 @@ describe('a long wait with many events', () => {
         `execution-${execution!.id}`,
       );
       const firstRun = (await handle.describe()).runId;
-      let sent = 0;
+      const handedOver = async () => (await handle.describe()).runId !== firstRun;
       // Signals go in faster than a busy worker takes them: past the history limit (1,000
       // events, one per signal), stop sending and give the run time to catch up and hand over.
-      const deadline = Date.now() + 90_000;
-      while ((await handle.describe()).runId === firstRun) {
-        expect(Date.now(), 'the run never continued as new').toBeLessThan(deadline);
-        if (sent >= 1500) {
-          await new Promise((r) => setTimeout(r, 250));
-          continue;
-        }
+      for (let sent = 0; sent < 1500 && !(await handedOver()); sent += 50) {
         await Promise.all(
           Array.from({ length: 50 }, (_, i) =>
             handle.signal('executionEvent', {
@@ -714,8 +711,12 @@ describe('a long wait with many events', () => {
             }),
           ),
         );
-        sent += 50;
       }
+      await eventually(handedOver, {
+        what: 'the run to continue as new',
+        timeoutMs: 90_000,
+        intervalMs: 250,
+      });
       await track(stack.api, sk, email, 'purchase', { total: 9 });
       const done = await waitForExecution(stack.api, sk, workflow.id, execution!.id, ended);
       expect(done.status).toBe('COMPLETED');

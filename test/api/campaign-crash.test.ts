@@ -89,7 +89,10 @@ describe('a campaign whose worker is killed twice while it sends', () => {
       });
       await stack.stopWorker('SIGKILL');
       const atKill = mine().length;
-      while (!held.every((c) => c.closed())) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => held.every((c) => c.closed()), {
+        what: 'the held connections to close',
+        intervalMs: 10,
+      });
       threshold = Number.POSITIVE_INFINITY;
       release();
       await stack.startWorker();

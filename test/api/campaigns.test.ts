@@ -8,6 +8,7 @@ import {
   waitForCampaign,
 } from '../helpers/campaigns.js';
 import type { DnsServer } from '../helpers/dns-server.js';
+import { eventually } from '../helpers/eventually.js';
 import { keepHistory } from '../helpers/histories.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -490,16 +491,31 @@ describe('cancelling a campaign while it sends', () => {
     });
     try {
       expect((await stack.api.post(`/campaigns/${campaign.id}/send`, sk)).status).toBe(200);
-      while (mine() < 200) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => mine() >= 200, {
+        what: '200 messages delivered',
+        timeoutMs: 120_000,
+        intervalMs: 20,
+        describe: () => `${mine()} delivered`,
+      });
       const res = await stack.api.post(`/campaigns/${campaign.id}/cancel`, sk);
       expect(res.status, res.text).toBe(200);
       expect(res.body.data.status).toBe('CANCELLED');
       // In-flight messages may still land; then the count holds still.
       let last = -1;
-      while (mine() !== last) {
-        last = mine();
-        await new Promise((r) => setTimeout(r, 1500));
-      }
+      await eventually(
+        () => {
+          const now = mine();
+          const still = now === last;
+          last = now;
+          return still;
+        },
+        {
+          what: 'the SMTP count to hold still',
+          timeoutMs: 120_000,
+          intervalMs: 1500,
+          describe: () => `${last} delivered`,
+        },
+      );
     } finally {
       stack.smtp.setResponder(undefined);
     }

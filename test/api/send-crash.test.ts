@@ -84,16 +84,28 @@ describe('a worker killed in the middle of sending', () => {
     await stack.stopWorker('SIGKILL');
     const atKill = delivered().length;
     // The server notices the hang-ups before it would answer the held messages.
-    while (!heldConnections.every((c) => c.closed())) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => heldConnections.every((c) => c.closed()), {
+      what: 'the held connections to close',
+      intervalMs: 10,
+    });
     release();
     await stack.startWorker();
 
-    const end = Date.now() + 90_000;
-    while (
-      (new Set(delivered().flatMap((m) => m.to)).size < 200 || (await sentRows()) < 200) &&
-      Date.now() < end
-    )
-      await new Promise((r) => setTimeout(r, 200));
+    let reached = 0;
+    let sent = 0;
+    await eventually(
+      async () => {
+        reached = new Set(delivered().flatMap((m) => m.to)).size;
+        sent = await sentRows();
+        return reached >= 200 && sent >= 200;
+      },
+      {
+        what: 'all 200 delivered and SENT',
+        timeoutMs: 90_000,
+        intervalMs: 200,
+        describe: () => `${reached} recipients reached, ${sent} rows SENT`,
+      },
+    );
     // Time for a second copy of anything, should one be on its way.
     await new Promise((r) => setTimeout(r, 2000));
     stack.smtp.setResponder(undefined);

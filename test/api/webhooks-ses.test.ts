@@ -3,6 +3,7 @@ import http from 'node:http';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
+import { eventually } from '../helpers/eventually.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
@@ -128,8 +129,10 @@ describe('POST /webhooks/ses', () => {
         async (db) =>
           (await db.query('SELECT status FROM emails WHERE id = $1', [emailId])).rows[0]?.status,
       );
-    for (let i = 0; i < 100 && (await statusOf()) !== 'SENT'; i += 1)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (await statusOf()) === 'SENT', {
+      what: `email ${emailId} to be SENT`,
+      timeoutMs: 10_000,
+    });
     const res = await post(
       sign(
         notification({
