@@ -58,7 +58,7 @@ export const webhookRoutes = () => [
     handler: async ({ deps, body, ctx }) => {
       const feedback: Feedback =
         body.type === 'bounced'
-          ? { type: 'bounced', bounceType: body.bounceType }
+          ? { type: 'bounced', bounceType: body.bounceType, evidence: { source: 'webhook' } }
           : { type: body.type };
       const { applied } = await receiveDeliveryReport({
         ...deps.feedback,

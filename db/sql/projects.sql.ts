@@ -80,7 +80,8 @@ export interface SendingHealthRow {
 
 /**
  * The project's suspension and how many of the emails it created in the last `days` left,
- * bounced and were complained about; undefined when there is no such project.
+ * bounced and were complained about; undefined when there is no such project. `sent` counts
+ * what a mail server answered for: a relay's refusal of a dead address (BOUNCED, never SENT) too.
  */
 export async function sendingHealth(
   sql: Sql,
@@ -90,7 +91,7 @@ export async function sendingHealth(
     `SELECT p.disabled_at, p.disabled_reason, c.sent, c.bounced, c.complained
        FROM projects p
        CROSS JOIN LATERAL (
-         SELECT count(*) FILTER (WHERE sent_at IS NOT NULL)::int AS sent,
+         SELECT count(*) FILTER (WHERE sent_at IS NOT NULL OR bounced_at IS NOT NULL)::int AS sent,
                 count(*) FILTER (WHERE bounced_at IS NOT NULL)::int AS bounced,
                 count(*) FILTER (WHERE complained_at IS NOT NULL)::int AS complained
            FROM emails

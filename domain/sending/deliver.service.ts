@@ -14,6 +14,9 @@ import { renderTemplate } from '../templates/template-engine.js';
 import { signLinkToken } from '../tracking/tokens.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 import type { DeliveryOutcome } from './email-status.pure.js';
+import type { BounceEvidence } from './delivery-feedback.pure.js';
+import { applyDeliveryFeedback } from './delivery-feedback.service.js';
+import { enhancedStatus, permanentRefusalKind } from './smtp-refusal.pure.js';
 
 // Compiled once: converting with fresh options compiles their selectors on every call.
 const htmlToText = compileHtmlToText({ wordwrap: 78 });
@@ -141,9 +144,43 @@ export async function composeMessage({
   };
 }
 
+/** A relay's refusal as the evidence its bounce keeps. */
+const relayEvidence = (error: MailDeliveryError): BounceEvidence => ({
+  source: 'relay',
+  code: error.responseCode,
+  status: enhancedStatus(error.message),
+  diagnostic: error.message.slice(0, 500),
+});
+
+/**
+ * An email whose retries ran out (temporary refusals for a day): FAILED with the last reason,
+ * and a soft bounce of the address it never reached.
+ */
+export async function giveUpOnEmail({
+  sql,
+  emailId,
+  error,
+}: {
+  sql: Sql;
+  emailId: string;
+  error: string;
+}): Promise<void> {
+  await failEmail({ sql, emailId, error });
+  await applyDeliveryFeedback({
+    sql,
+    emailId,
+    feedback: {
+      type: 'bounced',
+      bounceType: 'soft',
+      evidence: { source: 'relay', diagnostic: error.slice(0, 500) },
+    },
+  });
+}
+
 /**
  * Hands a composed email to SMTP and records the answer: SENT (with `email.sent`) when the
- * server accepts, FAILED on a permanent refusal. A temporary failure (4xx, timeout, dropped
+ * server accepts; on a permanent refusal BOUNCED (a hard bounce: suppressed, unsubscribed,
+ * `email.bounced` with the relay's code and words) when the address does not exist, else FAILED. A temporary failure (4xx, timeout, dropped
  * connection) throws MailDeliveryError and leaves the email QUEUED for a retry.
  */
 export async function sendAndRecord({
@@ -166,6 +203,18 @@ export async function sendAndRecord({
       await mailer.send(message);
     } catch (error) {
       if (error instanceof MailDeliveryError && error.permanent) {
+        if (permanentRefusalKind(error.message) === 'hard_bounce') {
+          await applyDeliveryFeedback({
+            sql: held,
+            emailId,
+            feedback: {
+              type: 'bounced',
+              bounceType: 'hard',
+              evidence: relayEvidence(error),
+            },
+          });
+          return 'BOUNCED';
+        }
         await failEmail({ sql: held, emailId, error: error.message });
         return 'FAILED';
       }

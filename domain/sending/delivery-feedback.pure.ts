@@ -6,6 +6,20 @@ export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
 export const BOUNCE_TYPES = ['hard', 'soft'] as const;
 export type BounceType = (typeof BOUNCE_TYPES)[number];
 
+/** Where a bounce or complaint was learnt: a relay's answer, a report, or a provider. */
+export const FEEDBACK_SOURCES = ['relay', 'dsn', 'arf', 'ses', 'webhook'] as const;
+export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
+
+/** What a bounce is known by: kept on its `email.bounced` event. */
+export interface BounceEvidence {
+  source: FeedbackSource;
+  /** The SMTP reply code (550) and the enhanced status (5.1.1) when there are. */
+  code?: number;
+  status?: string;
+  /** The relay's or the report's own words, cut to 500 characters. */
+  diagnostic?: string;
+}
+
 export type Feedback =
   | { type: Exclude<FeedbackType, 'bounced'> }
-  | { type: Extract<FeedbackType, 'bounced'>; bounceType: BounceType };
+  | { type: Extract<FeedbackType, 'bounced'>; bounceType: BounceType; evidence?: BounceEvidence };

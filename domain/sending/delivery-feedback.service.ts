@@ -81,8 +81,9 @@ export async function applyDeliveryFeedback({
       if (changed) await recordEmailEvent(tx, email, 'email.delivered');
       return { applied: changed };
     }
+    const evidence = feedback.type === 'bounced' ? feedback.evidence : undefined;
     if (feedback.type === 'bounced' && feedback.bounceType === 'soft') {
-      await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft' });
+      await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft', ...evidence });
       return { applied: true };
     }
     const changed =
@@ -109,7 +110,7 @@ export async function applyDeliveryFeedback({
       tx,
       email,
       feedback.type === 'bounced' ? 'email.bounced' : 'email.complained',
-      feedback.type === 'bounced' ? { bounceType: 'hard' } : {},
+      feedback.type === 'bounced' ? { bounceType: 'hard', ...evidence } : {},
     );
     return { applied: true };
   });

@@ -18,5 +18,8 @@ export const ACCEPTED_EMAIL_STATUSES = [
 ] as const satisfies readonly EmailStatus[];
 export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];
 
-/** What one delivery attempt did with an email; SKIPPED when it was no longer queued. */
-export type DeliveryOutcome = Extract<EmailStatus, 'SENT' | 'FAILED'> | 'SKIPPED';
+/**
+ * What one delivery attempt did with an email (BOUNCED: the relay refused the address as one
+ * that does not exist); SKIPPED when it was no longer queued.
+ */
+export type DeliveryOutcome = Extract<EmailStatus, 'SENT' | 'FAILED' | 'BOUNCED'> | 'SKIPPED';

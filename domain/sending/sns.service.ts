@@ -106,6 +106,7 @@ function feedbackOf(event: SesEvent): Feedback | undefined {
       return {
         type: 'bounced',
         bounceType: event.bounce?.bounceType === 'Permanent' ? 'hard' : 'soft',
+        evidence: { source: 'ses' },
       };
     case 'Complaint':
       return { type: 'complained' };

@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/sql/sql.js';
-import { deliverEmail, failEmail } from '../../domain/sending/deliver.service.js';
+import { deliverEmail, giveUpOnEmail } from '../../domain/sending/deliver.service.js';
 import type { Mailer } from '../../domain/shared/ports.js';
 import { heartbeating } from './heartbeating.js';
 
@@ -20,7 +20,7 @@ export function createSendEmailActivities({
       return heartbeating(() => deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl }));
     },
     async failEmail(emailId: string, error: string): Promise<void> {
-      await failEmail({ sql, emailId, error });
+      await giveUpOnEmail({ sql, emailId, error });
     },
   };
 }
