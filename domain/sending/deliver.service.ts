@@ -102,6 +102,11 @@ export async function composeMessage({
       (url) => `${publicUrl}/t/c/${signLinkToken({ k: 'c', e: row.id, u: url }, encryptionKey)}`,
       (url) => url.startsWith(`${publicUrl}/`),
     );
+  }
+  // The text part has the HTML part's (tracked) links but never the pixel: a text-only reader
+  // would see its address, and following it would count an open.
+  const text = htmlToText(html);
+  if (row.tracking_enabled) {
     html = addOpenPixel(
       html,
       `${publicUrl}/t/o/${signLinkToken({ k: 'o', e: row.id }, encryptionKey)}`,
@@ -120,7 +125,7 @@ export async function composeMessage({
       to: row.to_name ? { name: row.to_name, address: row.to_address } : row.to_address,
       subject,
       html,
-      text: htmlToText(html),
+      text,
       replyTo: row.reply_to ?? undefined,
       headers,
       messageId: `<${row.id}@${senderDomain}>`,

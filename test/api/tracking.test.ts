@@ -94,6 +94,9 @@ describe('tracking and unsubscribe', () => {
 
     const [sale, mailto, inBodyUnsubscribe] = links(mail);
     expect(sale).toMatch(new RegExp(`^${stack.api.baseUrl}/t/c/`));
+    // The text part carries the same tracked link, and no pixel.
+    expect(mail.parsed.text).toContain(sale);
+    expect(mail.parsed.text).not.toContain('/t/o/');
     expect(mailto).toBe('mailto:help@example.com');
     expect(inBodyUnsubscribe).toBe(unsubscribe.slice(1, -1));
 
