@@ -1,9 +1,20 @@
 # One image for both halves; docker-compose.yml runs it as `api` and as `worker`.
-FROM node:20-bookworm-slim
+
+# Build stage: the dashboard (Vite and the typed client's generator are dev dependencies).
+FROM node:24-bookworm-slim AS dashboard
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY . .
+RUN npm run build:web
+
+# Run stage: production dependencies, the sources (run through tsx) and the built dashboard.
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts=false
 COPY . .
+COPY --from=dashboard /app/web/dist ./web/dist
 ENV NODE_ENV=production
 EXPOSE 3000
 CMD ["npm", "run", "api"]
