@@ -6,6 +6,7 @@ import type { ProjectRole } from '../../domain/projects/roles.pure.js';
 import type { Em } from '../../domain/shared/ports.js';
 import type { UnstorableTextMode } from '../../domain/shared/storable-text.pure.js';
 import type { AppDeps } from '../deps.js';
+import type { AuthMatrixException } from './auth-expectation.pure.js';
 
 /**
  * none: public. session: a logged-in user. projectPath: the project named by `:id`, for its
@@ -46,6 +47,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   auth: AuthMode;
   /** The least role the caller needs in the project (a secret key acts as an ADMIN). */
   role?: ProjectRole;
+  /**
+   * Read only by the auth matrix test: cells whose answer differs from the one `auth` and `role`
+   * give (api/http/auth-expectation.pure.ts), with the reason.
+   */
+  authMatrix?: AuthMatrixException;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;

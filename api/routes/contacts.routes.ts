@@ -25,6 +25,7 @@ import {
   type BulkJobType,
 } from '../../domain/jobs/job-type.pure.js';
 import { readUploadedFile } from '../http/multipart.js';
+import { KEYED_BY_NAME } from '../http/auth-expectation.pure.js';
 import { defineRoute } from '../http/route.js';
 import {
   bulkBody,
@@ -133,6 +134,7 @@ export const contactRoutes = () => [
     summary: 'Distinct values of a custom field with their counts (top 100)',
     tag: 'Contacts',
     auth: 'project',
+    authMatrix: KEYED_BY_NAME,
     params: fieldParams,
     response: fieldValues,
     handler: async ({ sql, auth, params }) =>
@@ -144,6 +146,7 @@ export const contactRoutes = () => [
     summary: 'Segments, campaigns and workflows that reference a field',
     tag: 'Contacts',
     auth: 'project',
+    authMatrix: KEYED_BY_NAME,
     params: fieldParams,
     response: fieldUsageView,
     handler: async ({ sql, auth, params }) =>
@@ -155,6 +158,7 @@ export const contactRoutes = () => [
     summary: 'Remove a custom field from every contact of the project',
     tag: 'Contacts',
     auth: 'project',
+    authMatrix: KEYED_BY_NAME,
     params: fieldParams,
     response: z.object({ field: z.string(), affected: z.number().int() }),
     handler: async ({ sql, auth, params }) =>

@@ -8,6 +8,7 @@ import {
   listEvents,
 } from '../../domain/events/events.service.js';
 import { trackEvent } from '../../domain/events/track.service.js';
+import { KEYED_BY_NAME } from '../http/auth-expectation.pure.js';
 import { idempotencyKeyOf } from '../http/idempotency-key.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import { cursorList } from './contacts.schemas.js';
@@ -111,6 +112,7 @@ export const eventRoutes = () => [
     summary: 'Segment filters, workflow triggers and conditions that reference an event name',
     tag: 'Events',
     auth: 'project',
+    authMatrix: KEYED_BY_NAME,
     params: eventNameParams,
     handler: async ({ sql, auth, params }) =>
       eventUsage({ sql, projectId: projectIdOf(auth), name: params.eventName }),
@@ -121,6 +123,7 @@ export const eventRoutes = () => [
     summary: 'Delete every event with this name in the project',
     tag: 'Events',
     auth: 'project',
+    authMatrix: KEYED_BY_NAME,
     params: eventNameParams,
     response: z.object({ event: z.string(), deleted: z.number().int() }),
     handler: async ({ sql, auth, params }) =>

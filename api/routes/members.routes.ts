@@ -78,6 +78,10 @@ export const memberRoutes = () => [
     summary: 'Remove a member (OWNER or ADMIN), or leave the project yourself',
     tag: 'Members',
     auth: 'projectPath',
+    authMatrix: {
+      expect: { memberSession: 'denied-403', disabledProjectSession: 'denied-403' },
+      why: 'A MEMBER may remove only themselves (leave); removing another member takes an ADMIN.',
+    },
     params: memberParams,
     status: 204,
     handler: async ({ em, auth, params }) => {
