@@ -17,6 +17,7 @@ import { JOB_STATUSES } from '../domain/jobs/job-status.pure.js';
 import { JOB_TYPES } from '../domain/jobs/job-type.pure.js';
 import { PROJECT_ROLES } from '../domain/projects/roles.pure.js';
 import { SEGMENT_TYPES } from '../domain/segments/segment-type.pure.js';
+import { SUPPRESSION_REASONS } from '../domain/sending/bounce-policy.pure.js';
 import { EMAIL_STATUSES } from '../domain/sending/email-status.pure.js';
 import { EMAIL_TYPES } from '../domain/sending/email-type.pure.js';
 
@@ -44,6 +45,7 @@ export const VOCABULARY_CHECKS: Record<string, readonly string[]> = {
   'project_billing.plan': BILLING_PLANS,
   'project_members.role': PROJECT_ROLES,
   'segments.type': SEGMENT_TYPES,
+  'suppressions.reason': SUPPRESSION_REASONS,
   'templates.type': EMAIL_TYPES,
   'workflow_steps.type': STEP_TYPES,
   'workflow_transitions.branch': TRANSITION_BRANCHES,

@@ -9,6 +9,7 @@ import { segmentRoutes } from './segments.routes.js';
 import { workflowExecutionRoutes } from './workflow-executions.routes.js';
 import { workflowRoutes } from './workflows.routes.js';
 import { sendRoutes } from './send.routes.js';
+import { suppressionRoutes } from './suppressions.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
@@ -34,6 +35,7 @@ export function resourceRoutes(): AnyRoute[] {
     ...billingRoutes(),
     ...trackRoutes(),
     ...sendRoutes(),
+    ...suppressionRoutes(),
     ...verifyRoutes(),
     ...contactRoutes(),
     ...segmentRoutes(),

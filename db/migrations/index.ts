@@ -15,6 +15,7 @@ import { Migration20261127100000_insights } from './Migration20261127100000_insi
 import { Migration20261127110000_inbound_mx } from './Migration20261127110000_inbound_mx.js';
 import { Migration20261128100000_project_events } from './Migration20261128100000_project_events.js';
 import { Migration20261129100000_sessions } from './Migration20261129100000_sessions.js';
+import { Migration20261130100000_suppressions } from './Migration20261130100000_suppressions.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261128100000_project_events,
   },
   { name: 'Migration20261129100000_sessions', class: Migration20261129100000_sessions },
+  { name: 'Migration20261130100000_suppressions', class: Migration20261130100000_suppressions },
 ];

@@ -1,4 +1,5 @@
 import type { EmailEngagement } from '../../domain/tracking/email-engagement.pure.js';
+import type { SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
 import type { Sql } from './sql.js';
 
 /** What an `email.*` event says about its email. */
@@ -113,14 +114,55 @@ export async function markEmailComplained(
   return rows.length > 0;
 }
 
-/** Puts an address on the project's suppression list (the first reason stays). */
+/** Puts an address on the project's suppression list (the first reason and evidence stay). */
 export async function suppressAddress(
   sql: Sql,
-  { projectId, email, reason }: { projectId: string; email: string; reason: string },
+  {
+    projectId,
+    email,
+    reason,
+    source = null,
+    detail = null,
+    emailId = null,
+  }: {
+    projectId: string;
+    email: string;
+    reason: SuppressionReason;
+    source?: string | null;
+    detail?: Record<string, unknown> | null;
+    emailId?: string | null;
+  },
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, $3)
+    `INSERT INTO suppressions (project_id, email, reason, source, detail, email_id)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6)
      ON CONFLICT (project_id, email) DO NOTHING`,
-    [projectId, email, reason],
+    [projectId, email, reason, source, detail === null ? null : JSON.stringify(detail), emailId],
   );
+}
+
+/** The email's first soft bounce, recorded once; false when it already was. */
+export async function markEmailSoftBounced(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<boolean> {
+  const rows = await sql.query(
+    'UPDATE emails SET soft_bounced_at = now() WHERE id = $1 AND soft_bounced_at IS NULL RETURNING id',
+    [emailId],
+  );
+  return rows.length > 0;
+}
+
+/** How many of the project's emails to `email` soft-bounced in the last `days`. */
+export async function countRecentSoftBounces(
+  sql: Sql,
+  { projectId, email, days }: { projectId: string; email: string; days: number },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM emails
+      WHERE project_id = $1 AND to_address = $2
+        AND soft_bounced_at > now() - make_interval(days => $3)`,
+    [projectId, email, days],
+  );
+  return row?.n ?? 0;
 }

@@ -1,17 +1,21 @@
 import { createHmac } from 'node:crypto';
 import {
+  countRecentSoftBounces,
   lockEmailForFeedback,
   markEmailBounced,
   markEmailComplained,
   markEmailDelivered,
+  markEmailSoftBounced,
   suppressAddress,
 } from '../../db/sql/emails.sql.js';
+import { findBouncePolicy } from '../../db/sql/suppressions.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
 import { DomainError } from '../shared/errors.js';
 import type { FetchText } from '../shared/ports.js';
 import { constantTimeEqual } from '../shared/secrets.js';
-import type { Feedback } from './delivery-feedback.pure.js';
+import { bouncePolicyOf, type SuppressionReason } from './bounce-policy.pure.js';
+import type { BounceEvidence, Feedback } from './delivery-feedback.pure.js';
 import { recordEmailEvent } from './email-events.js';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -57,10 +61,19 @@ export function verifyWebhookSignature({
   }
 }
 
+/** What a suppression keeps of the bounce that caused it, besides its source. */
+const detailOf = ({ code, status, diagnostic }: BounceEvidence): Record<string, unknown> => ({
+  ...(code !== undefined && { code }),
+  ...(status !== undefined && { status }),
+  ...(diagnostic !== undefined && { diagnostic }),
+});
+
 /**
  * What the mail infrastructure reports about a sent email. Each state change happens once (a
- * retried callback finds it done and records nothing more). A hard bounce or a complaint puts
- * the address on the project's suppression list and unsubscribes the contact.
+ * retried callback finds it done and records nothing more). A complaint, and a hard bounce
+ * unless the project's bounce policy says otherwise, puts the address on the project's
+ * suppression list (with the evidence) and unsubscribes the contact; soft bounces suppress the
+ * address once the policy's count of them within its window is reached.
  */
 export async function applyDeliveryFeedback({
   sql,
@@ -82,8 +95,25 @@ export async function applyDeliveryFeedback({
       return { applied: changed };
     }
     const evidence = feedback.type === 'bounced' ? feedback.evidence : undefined;
+    const policy = bouncePolicyOf(await findBouncePolicy(tx, { projectId: email.project_id }));
+    const suppress = (reason: SuppressionReason) =>
+      suppressAddress(tx, {
+        projectId: email.project_id,
+        email: email.to_address,
+        reason,
+        source: evidence?.source ?? null,
+        detail: evidence ? detailOf(evidence) : null,
+        emailId: email.id,
+      });
     if (feedback.type === 'bounced' && feedback.bounceType === 'soft') {
+      if (!(await markEmailSoftBounced(tx, { emailId: email.id }))) return { applied: false };
       await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft', ...evidence });
+      const recent = await countRecentSoftBounces(tx, {
+        projectId: email.project_id,
+        email: email.to_address,
+        days: policy.softBounceWindowDays,
+      });
+      if (recent >= policy.softBounceLimit) await suppress('soft_bounce');
       return { applied: true };
     }
     const changed =
@@ -92,19 +122,17 @@ export async function applyDeliveryFeedback({
         : await markEmailComplained(tx, { emailId: email.id });
     if (!changed) return { applied: false };
     const reason = feedback.type === 'bounced' ? 'hard_bounce' : 'complaint';
-    await suppressAddress(tx, {
-      projectId: email.project_id,
-      email: email.to_address,
-      reason,
-    });
-    if (email.contact_id) {
-      await updateContact({
-        sql: tx,
-        projectId: email.project_id,
-        contactId: email.contact_id,
-        subscribed: false,
-        source: reason,
-      });
+    if (reason === 'complaint' || policy.suppressHardBounces) {
+      await suppress(reason);
+      if (email.contact_id) {
+        await updateContact({
+          sql: tx,
+          projectId: email.project_id,
+          contactId: email.contact_id,
+          subscribed: false,
+          source: reason,
+        });
+      }
     }
     await recordEmailEvent(
       tx,

@@ -179,6 +179,13 @@ async function buildFixture(): Promise<Fixture> {
     201,
     'contact',
   );
+  // On A's suppression list, so that lifting it is a real cross-project target.
+  await withDatabase((db) =>
+    db.query("INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, 'complaint')", [
+      a.id,
+      contactEmail,
+    ]),
+  );
   const eventName = `${MARK}_event`;
   await ok(
     await api.post('/v1/track', { ...sk, body: { email: contactEmail, event: eventName } }),
@@ -365,6 +372,7 @@ function realParam(path: string, param: string, project: TestProject): string {
     projectId: project.id,
     key: f.uploadKey,
     token: `not-a-token-${MARK}`,
+    email: f.contactEmail,
     file: 'swagger-ui.css',
   };
   const value = values[param];
@@ -379,6 +387,7 @@ function missingParam(path: string, param: string, project: TestProject): string
   if (['field', 'eventName', 'key', 'token', 'file'].includes(param)) {
     return `missing${MARK}`;
   }
+  if (param === 'email') return `missing${MARK}@example.com`;
   return randomUUID();
 }
 

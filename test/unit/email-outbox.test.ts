@@ -9,7 +9,8 @@ describe('the email outbox', () => {
     const sources = await applicationSources(ROOT);
     const writers = sources.filter((s) => /INSERT\s+INTO\s+emails\b/i.test(s.text));
     expect(writers.map((s) => s.file)).toEqual(['db/sql/email-outbox.sql.ts']);
-    const suppressionReaders = sources.filter((s) => /(FROM|JOIN)\s+suppressions\b/i.test(s.text));
+    // Who may receive mail is a join against the list (listing and lifting entries is not).
+    const suppressionReaders = sources.filter((s) => /JOIN\s+suppressions\b/i.test(s.text));
     expect(suppressionReaders.map((s) => s.file)).toEqual(['db/sql/email-outbox.sql.ts']);
     const variableBuilders = sources.filter((s) => /'svc_id',[^,]+,\s*'svc_email'/.test(s.text));
     expect(variableBuilders.map((s) => s.file)).toEqual(['db/sql/email-outbox.sql.ts']);
