@@ -102,17 +102,25 @@ export async function markEmailBounced(
   return rows.length > 0;
 }
 
+/** The moments an email reaches once, each a column stamped the first time only. */
+const FIRST_TIME_COLUMNS = { complained: 'complained_at', softBounced: 'soft_bounced_at' } as const;
+
+const stampOnce =
+  (moment: keyof typeof FIRST_TIME_COLUMNS) =>
+  async (sql: Sql, { emailId }: { emailId: string }): Promise<boolean> => {
+    const column = FIRST_TIME_COLUMNS[moment];
+    const rows = await sql.query(
+      `UPDATE emails SET ${column} = now() WHERE id = $1 AND ${column} IS NULL RETURNING id`,
+      [emailId],
+    );
+    return rows.length > 0;
+  };
+
 /** A spam complaint, recorded once; false when it already was. */
-export async function markEmailComplained(
-  sql: Sql,
-  { emailId }: { emailId: string },
-): Promise<boolean> {
-  const rows = await sql.query(
-    'UPDATE emails SET complained_at = now() WHERE id = $1 AND complained_at IS NULL RETURNING id',
-    [emailId],
-  );
-  return rows.length > 0;
-}
+export const markEmailComplained = stampOnce('complained');
+
+/** The email's first soft bounce, recorded once; false when it already was. */
+export const markEmailSoftBounced = stampOnce('softBounced');
 
 /** Puts an address on the project's suppression list (the first reason and evidence stay). */
 export async function suppressAddress(
@@ -139,18 +147,6 @@ export async function suppressAddress(
      ON CONFLICT (project_id, email) DO NOTHING`,
     [projectId, email, reason, source, detail === null ? null : JSON.stringify(detail), emailId],
   );
-}
-
-/** The email's first soft bounce, recorded once; false when it already was. */
-export async function markEmailSoftBounced(
-  sql: Sql,
-  { emailId }: { emailId: string },
-): Promise<boolean> {
-  const rows = await sql.query(
-    'UPDATE emails SET soft_bounced_at = now() WHERE id = $1 AND soft_bounced_at IS NULL RETURNING id',
-    [emailId],
-  );
-  return rows.length > 0;
 }
 
 /** How many of the project's emails to `email` soft-bounced in the last `days`. */

@@ -1,4 +1,5 @@
 import type { BouncePolicy, SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
+import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface SuppressionRow {
@@ -62,16 +63,11 @@ export async function deleteSuppression(
   return row;
 }
 
-export async function findBouncePolicy(
+export const findBouncePolicy = (
   sql: Sql,
   { projectId }: { projectId: string },
-): Promise<Partial<BouncePolicy> | undefined> {
-  const [row] = await sql.query<{ bounce_policy: Partial<BouncePolicy> }>(
-    'SELECT bounce_policy FROM projects WHERE id = $1',
-    [projectId],
-  );
-  return row?.bounce_policy;
-}
+): Promise<Partial<BouncePolicy> | undefined> =>
+  findColumn(sql, { table: 'projects', column: 'bounce_policy', key: 'id' }, projectId);
 
 export async function saveBouncePolicy(
   sql: Sql,
