@@ -1,3 +1,4 @@
+import { duplicateWorkflow } from '../../domain/automation/duplicate-workflow.js';
 import {
   addStep,
   addTransition,
@@ -133,6 +134,18 @@ export const workflowRoutes = () => [
         workflowId: params.id,
         patch: { ...body, triggerEvent: body.triggerEvent ?? body.eventName },
       }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/workflows/:id/duplicate',
+    summary: 'A disabled copy of the workflow with its trigger, steps and transitions',
+    tag: 'Workflows',
+    auth: 'project',
+    params: workflowIdParams,
+    status: 201,
+    response: workflowDetailView,
+    handler: async ({ sql, auth, params }) =>
+      duplicateWorkflow({ sql, projectId: projectIdOf(auth), workflowId: params.id }),
   }),
   defineRoute({
     method: 'delete',

@@ -259,5 +259,16 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
   await expect(edge('event')).not.toHaveClass(/animated/);
   await expect(edge('yes')).not.toHaveClass(/animated/);
   await snap('execution-exited');
+
+  // Duplicate: a disabled copy with the same steps and links, opened at once.
+  await page.goto(`/app/workflows/${workflowId}`);
+  await page.getByRole('button', { name: 'Duplicate Onboarding' }).click();
+  await expect(page.getByRole('heading', { name: 'Onboarding (copy)' })).toBeVisible();
+  await expect(page).not.toHaveURL(new RegExp(workflowId));
+  await expect(page.getByTestId('workflow-state')).toContainText('Disabled');
+  await expect(
+    page.locator('.react-flow__edge:not([data-testid^="rf__edge-trigger->"])'),
+  ).toHaveCount(6);
+  await snap('duplicated');
   expect(pageErrors).toEqual([]);
 });

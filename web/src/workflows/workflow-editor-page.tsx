@@ -15,6 +15,7 @@ import { PageHeader } from '../components/page-header';
 import { Select } from '../components/select';
 import { ErrorState, Loading } from '../components/states';
 import { useToast } from '../components/toast';
+import { DuplicateWorkflowButton } from './duplicate-workflow-button';
 import { INSERTABLE_TYPES, TRIGGER_ID } from './graph-layout';
 import { StepPanel } from './step-panel';
 import { STEP_LABELS } from './step-summary';
@@ -134,6 +135,7 @@ function WorkflowEditor({ workflow }: { workflow: Workflow }) {
             >
               Executions
             </Link>
+            <DuplicateWorkflowButton workflow={workflow} />
             <Button
               variant={workflow.enabled ? 'secondary' : 'primary'}
               busy={edits.patchWorkflow.isPending}
