@@ -56,7 +56,8 @@ export const docsRoutes = ({ document }: { document: () => unknown }) => [
     params: z.object({ file: z.string() }),
     produces: 'application/octet-stream',
     handler: async ({ params, ctx }) => {
-      const type = ASSETS[params.file];
+      // An own key only: `constructor` or `toString` would find Object.prototype's.
+      const type = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
       if (!type) throw notFound('File');
       ctx.type = type;
       ctx.set('Cache-Control', 'public, max-age=86400');

@@ -23,5 +23,6 @@ const EVENT_NAME_ALIASES: Record<string, string> = {
 
 /** Our name for an event name that may be spelled the Plunk way. */
 export function canonicalEventName(name: string): string {
-  return EVENT_NAME_ALIASES[name] ?? name;
+  // An own key only: `constructor` or `toString` would find Object.prototype's functions.
+  return Object.hasOwn(EVENT_NAME_ALIASES, name) ? (EVENT_NAME_ALIASES[name] as string) : name;
 }
