@@ -13,6 +13,7 @@ import {
   RECIPIENT_STATUSES,
 } from '../domain/campaigns/campaign-status.pure.js';
 import { DOMAIN_STATUSES } from '../domain/domains/domain-status.pure.js';
+import { REPORT_FORMATS, REPORT_OUTCOMES } from '../domain/inbound/report-reading.pure.js';
 import { JOB_STATUSES } from '../domain/jobs/job-status.pure.js';
 import { JOB_TYPES } from '../domain/jobs/job-type.pure.js';
 import { PROJECT_ROLES } from '../domain/projects/roles.pure.js';
@@ -33,6 +34,8 @@ export const VOCABULARY_CHECKS: Record<string, readonly string[]> = {
   'campaign_recipients.status': RECIPIENT_STATUSES,
   'campaigns.audience_type': AUDIENCE_TYPES,
   'campaigns.status': CAMPAIGN_STATUSES,
+  'delivery_reports.format': REPORT_FORMATS,
+  'delivery_reports.outcome': REPORT_OUTCOMES,
   'domains.status': DOMAIN_STATUSES,
   'emails.status': EMAIL_STATUSES,
   'emails.type': EMAIL_TYPES,

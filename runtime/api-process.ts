@@ -89,6 +89,8 @@ export async function startApi({
             sql: createSql(pool),
             dataDir: config.dataDir,
             dispatch: { queue: config.temporal.taskQueue, dispatchNotifier },
+            secret: config.secrets.ENCRYPTION_KEY,
+            returnPathPrefix: config.inbound.returnPathPrefix,
           },
           host: config.host,
           port: inboundPort,

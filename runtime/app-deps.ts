@@ -61,6 +61,7 @@ export function createAppDeps({
       spfInclude: config.spfInclude,
       dns,
       mxHost: config.inbound.mxHost,
+      returnPathPrefix: config.inbound.returnPathPrefix,
     },
     // Mail accepted by this API is delivered by the workers of its task queue.
     sending: {

@@ -66,6 +66,11 @@ const envSchema = z.object({
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // The host the domains' MX records should name (default: PUBLIC_URL's host, when inbound is on).
   INBOUND_MX_HOST: optionalString,
+  // The first label of the return-path host (`<prefix>.<domain>`) that bounces and complaints come back to.
+  RETURN_PATH_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'one lower-case DNS label, such as rp')
+    .default('rp'),
   INBOUND_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -142,7 +147,7 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
-  inbound: { port?: number; maxBytes: number; mxHost?: string };
+  inbound: { port?: number; maxBytes: number; mxHost?: string; returnPathPrefix: string };
   stripeMeterEvent: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
@@ -247,6 +252,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
       mxHost:
         env.INBOUND_MX_HOST ??
         (env.INBOUND_SMTP_PORT === undefined ? undefined : new URL(publicUrl).hostname),
+      returnPathPrefix: env.RETURN_PATH_PREFIX,
     },
     stripeMeterEvent: env.STRIPE_METER_EVENT,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,

@@ -5,6 +5,11 @@ import {
   receiveInboundMail,
   type InboundDeps,
 } from '../domain/inbound/inbound.service.js';
+import {
+  receiveReport,
+  returnPathProjectOf,
+  type ReportDeps,
+} from '../domain/inbound/return-path-report.service.js';
 import type { Logger } from './logger.js';
 
 export interface InboundSmtpHandle {
@@ -18,8 +23,10 @@ const smtpError = (message: string, responseCode: number): Error =>
 /**
  * The inbound SMTP receiver (INBOUND_SMTP_PORT): accepts mail for the verified domains of a
  * project (anything else is refused at RCPT), up to `maxBytes` (552 beyond), and keeps each
- * message once per project it reached (see receiveInboundMail). A failure to keep it is a 451, so
- * the sending server tries again later.
+ * message once per project it reached (see receiveInboundMail). Mail to a return-path address
+ * (`<token>@<prefix>.<verified domain>`) is a bounce or complaint report instead, read and kept
+ * once per such recipient (see receiveReport), never an `email.received`. A failure to keep it
+ * is a 451, so the sending server tries again later.
  */
 export async function startInboundSmtp({
   deps,
@@ -28,14 +35,22 @@ export async function startInboundSmtp({
   maxBytes,
   logger,
 }: {
-  deps: InboundDeps;
+  deps: InboundDeps & Pick<ReportDeps, 'secret' | 'returnPathPrefix'>;
   host: string;
   port: number;
   maxBytes: number;
   logger: Logger;
 }): Promise<InboundSmtpHandle> {
+  const routeRecipient = async (
+    address: string,
+  ): Promise<{ projectId?: string; report?: string }> => {
+    const report = await returnPathProjectOf({ ...deps, address });
+    return report ? { report } : { projectId: await inboundProjectOf({ sql: deps.sql, address }) };
+  };
   // The project of each accepted recipient, per SMTP session.
   const recipients = new Map<string, Map<string, string[]>>();
+  // The return-path recipients of each SMTP session, with their project.
+  const reports = new Map<string, { projectId: string; address: string }[]>();
   const server = new SMTPServer({
     name: 'mailwright-inbound',
     banner: 'Mailwright inbound',
@@ -45,11 +60,20 @@ export async function startInboundSmtp({
     size: maxBytes,
     onMailFrom(_address, session, callback) {
       recipients.set(session.id, new Map());
+      reports.set(session.id, []);
       callback();
     },
     onRcptTo(address, session, callback) {
-      inboundProjectOf({ sql: deps.sql, address: address.address }).then(
-        (projectId) => {
+      routeRecipient(address.address).then(
+        ({ projectId, report }) => {
+          if (report) {
+            reports.set(session.id, [
+              ...(reports.get(session.id) ?? []),
+              { projectId: report, address: address.address },
+            ]);
+            callback();
+            return;
+          }
           if (!projectId) {
             callback(smtpError('Relay denied: no such domain here', 550));
             return;
@@ -76,11 +100,14 @@ export async function startInboundSmtp({
         const raw = Buffer.concat(chunks);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const byProject = recipients.get(session.id) ?? new Map<string, string[]>();
-        Promise.all(
-          [...byProject].map(([projectId, to]) =>
+        Promise.all([
+          ...[...byProject].map(([projectId, to]) =>
             receiveInboundMail({ ...deps, projectId, raw, envelope: { from, to } }),
           ),
-        ).then(
+          ...(reports.get(session.id) ?? []).map(({ projectId, address }) =>
+            receiveReport({ ...deps, projectId, raw, recipient: address }),
+          ),
+        ]).then(
           () => callback(),
           (error: Error) => {
             if (error instanceof InboundRefused) {
@@ -95,6 +122,7 @@ export async function startInboundSmtp({
     },
     onClose(session) {
       recipients.delete(session.id);
+      reports.delete(session.id);
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -111,6 +111,7 @@ export async function startWorker({
       dns,
       spfInclude: config.spfInclude,
       mxHost: config.inbound.mxHost,
+      returnPathPrefix: config.inbound.returnPathPrefix,
       encryptionKey: config.secrets.ENCRYPTION_KEY,
       engine,
       wakeups,

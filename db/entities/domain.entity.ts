@@ -24,6 +24,10 @@ export const Domain = defineEntity({
     spfVerified: p.boolean().default(false),
     dmarcVerified: p.boolean().default(false),
     mxVerified: p.boolean().default(false),
+    // The return-path host (`<prefix>.<domain>`) whose MX was last found naming the inbound host;
+    // null until then. Mail from the domain uses it as the envelope sender only once it is set.
+    returnPathHost: p.string().columnType('text').nullable(),
+    returnPathSpfVerified: p.boolean().default(false),
     lastError: p.string().columnType('text').nullable(),
     lastCheckedAt: p.datetime().nullable(),
     verifiedAt: p.datetime().nullable(),

@@ -16,6 +16,8 @@ import { Migration20261127110000_inbound_mx } from './Migration20261127110000_in
 import { Migration20261128100000_project_events } from './Migration20261128100000_project_events.js';
 import { Migration20261129100000_sessions } from './Migration20261129100000_sessions.js';
 import { Migration20261130100000_suppressions } from './Migration20261130100000_suppressions.js';
+import { Migration20261201100000_return_path } from './Migration20261201100000_return_path.js';
+import { Migration20261201110000_delivery_reports } from './Migration20261201110000_delivery_reports.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -44,4 +46,9 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261129100000_sessions', class: Migration20261129100000_sessions },
   { name: 'Migration20261130100000_suppressions', class: Migration20261130100000_suppressions },
+  { name: 'Migration20261201100000_return_path', class: Migration20261201100000_return_path },
+  {
+    name: 'Migration20261201110000_delivery_reports',
+    class: Migration20261201110000_delivery_reports,
+  },
 ];

@@ -24,6 +24,8 @@ export interface DeliverableEmail {
   domain: string | null;
   selector: string | null;
   dkim_private_key: string | null;
+  /** The domain's return-path host once its MX is in place (the envelope sender's domain). */
+  return_path_host: string | null;
 }
 
 /** The DeliverableEmail rows of the `emails` rows that the relation `from` holds. */
@@ -31,6 +33,7 @@ function deliverableFrom(from: string): string {
   return `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address,
          e.to_name, e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers,
          e.variables, e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
+         d.return_path_host,
          e.tracking AND coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
     FROM ${from} e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
    ORDER BY e.created_at`;

@@ -44,6 +44,7 @@ const PROJECT_DATA_TABLES: readonly string[] = [
   'events',
   'jobs',
   'idempotency_keys',
+  'delivery_reports',
   'emails',
   'attachments',
   'suppressions',

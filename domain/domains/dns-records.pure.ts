@@ -1,6 +1,6 @@
 // The DNS records a sending domain needs, and how to read what DNS answers.
 
-export const RECORD_PURPOSES = ['dkim', 'spf', 'dmarc', 'inbound'] as const;
+export const RECORD_PURPOSES = ['dkim', 'spf', 'dmarc', 'inbound', 'return_path'] as const;
 export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
 
 export const RECORD_TYPES = ['TXT', 'MX'] as const;
@@ -27,12 +27,19 @@ export function dkimRecordName(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
 }
 
+/** The return-path host of a domain (`<prefix>.<domain>`): where its bounces come back. */
+export const returnPathHost = ({ prefix, domain }: { prefix: string; domain: string }): string =>
+  `${prefix}.${domain}`;
+
+export const spfValue = (spfInclude: string): string => `v=spf1 include:${spfInclude} ~all`;
+
 export function requiredRecords({
   domain,
   selector,
   publicKey,
   spfInclude,
   mxHost,
+  returnPathPrefix,
 }: {
   domain: string;
   selector: string;
@@ -40,9 +47,31 @@ export function requiredRecords({
   spfInclude: string;
   /** The host that receives inbound mail, when this installation receives any. */
   mxHost?: string;
+  /** With `mxHost`: the return-path host's first label, whose MX and SPF are advised too. */
+  returnPathPrefix?: string;
 }): DnsRecord[] {
   const inbound: DnsRecord[] = mxHost
     ? [{ type: 'MX', name: domain, value: `10 ${mxHost}`, purpose: 'inbound', required: false }]
+    : [];
+  const rpHost =
+    mxHost && returnPathPrefix ? returnPathHost({ prefix: returnPathPrefix, domain }) : undefined;
+  const returnPath: DnsRecord[] = rpHost
+    ? [
+        {
+          type: 'MX',
+          name: rpHost,
+          value: `10 ${mxHost}`,
+          purpose: 'return_path',
+          required: false,
+        },
+        {
+          type: 'TXT',
+          name: rpHost,
+          value: spfValue(spfInclude),
+          purpose: 'return_path',
+          required: false,
+        },
+      ]
     : [];
   return [
     {
@@ -55,7 +84,7 @@ export function requiredRecords({
     {
       type: 'TXT',
       name: domain,
-      value: `v=spf1 include:${spfInclude} ~all`,
+      value: spfValue(spfInclude),
       purpose: 'spf',
       required: true,
     },
@@ -67,6 +96,7 @@ export function requiredRecords({
       required: false,
     },
     ...inbound,
+    ...returnPath,
   ];
 }
 

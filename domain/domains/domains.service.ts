@@ -5,6 +5,7 @@ import { Domain, Template } from '../../db/entities/index.js';
 import { encryptSecret } from '../shared/encryption.js';
 import { conflict, requireFound, validationError, type DomainError } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
+import { assertNever } from '../shared/assert-never.pure.js';
 import { randomBase62 } from '../shared/secrets.js';
 import { matchSenderDomain, unverifiedSenderProblem } from './sender-domain.pure.js';
 import {
@@ -16,6 +17,7 @@ import {
   requiredRecords,
   spfIncludes,
   mxPointsAt,
+  returnPathHost,
   type DnsRecord,
 } from './dns-records.pure.js';
 import type { DomainStatus } from './domain-status.pure.js';
@@ -29,7 +31,11 @@ export interface DomainSettings {
   dns: DnsResolver;
   /** The host inbound mail goes to; the records advise an MX for it and report whether it is set. */
   mxHost?: string;
+  /** The return-path host's first label (RETURN_PATH_PREFIX); its records need `mxHost`. */
+  returnPathPrefix?: string;
 }
+
+type RecordSettings = Pick<DomainSettings, 'spfInclude' | 'mxHost' | 'returnPathPrefix'>;
 
 export interface DomainView {
   id: string;
@@ -43,13 +49,28 @@ export interface DomainView {
   createdAt: string;
 }
 
-function toDomainView(domain: Domain, spfInclude: string, mxHost?: string): DomainView {
-  const verifiedBy = {
-    dkim: domain.dkimVerified,
-    spf: domain.spfVerified,
-    dmarc: domain.dmarcVerified,
-    inbound: domain.mxVerified,
-  };
+function recordVerified(domain: Domain, record: DnsRecord): boolean {
+  switch (record.purpose) {
+    case 'dkim':
+      return domain.dkimVerified;
+    case 'spf':
+      return domain.spfVerified;
+    case 'dmarc':
+      return domain.dmarcVerified;
+    case 'inbound':
+      return domain.mxVerified;
+    case 'return_path':
+      return record.type === 'MX'
+        ? domain.returnPathHost === record.name
+        : domain.returnPathSpfVerified;
+  }
+  return assertNever(record.purpose, 'record purpose');
+}
+
+function toDomainView(
+  domain: Domain,
+  { spfInclude, mxHost, returnPathPrefix }: RecordSettings,
+): DomainView {
   return {
     id: domain.id,
     domain: domain.domain,
@@ -61,7 +82,8 @@ function toDomainView(domain: Domain, spfInclude: string, mxHost?: string): Doma
       publicKey: domain.dkimPublicKey,
       spfInclude,
       mxHost,
-    }).map((record) => ({ ...record, verified: verifiedBy[record.purpose] })),
+      returnPathPrefix,
+    }).map((record) => ({ ...record, verified: recordVerified(domain, record) })),
     lastError: domain.lastError ?? null,
     lastCheckedAt: domain.lastCheckedAt ? domain.lastCheckedAt.toISOString() : null,
     verifiedAt: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
@@ -87,13 +109,15 @@ export async function addDomain({
   encryptionKey,
   spfInclude,
   mxHost,
+  returnPathPrefix,
   projectId,
   domain: input,
-}: Pick<DomainSettings, 'encryptionKey' | 'spfInclude' | 'mxHost'> & {
-  em: Em;
-  projectId: string;
-  domain: string;
-}): Promise<DomainView> {
+}: Pick<DomainSettings, 'encryptionKey'> &
+  RecordSettings & {
+    em: Em;
+    projectId: string;
+    domain: string;
+  }): Promise<DomainView> {
   const name = normaliseDomain(input);
   if (!name) {
     throw validationError({
@@ -122,20 +146,21 @@ export async function addDomain({
     }
     throw error;
   }
-  return toDomainView(domain, spfInclude, mxHost);
+  return toDomainView(domain, { spfInclude, mxHost, returnPathPrefix });
 }
 
 export async function listDomains({
   em,
   spfInclude,
   mxHost,
+  returnPathPrefix,
   projectId,
-}: Pick<DomainSettings, 'spfInclude' | 'mxHost'> & {
+}: RecordSettings & {
   em: Em;
   projectId: string;
 }): Promise<DomainView[]> {
   const domains = await em.find(Domain, { project: projectId }, { orderBy: { createdAt: 'asc' } });
-  return domains.map((d) => toDomainView(d, spfInclude, mxHost));
+  return domains.map((d) => toDomainView(d, { spfInclude, mxHost, returnPathPrefix }));
 }
 
 async function findDomain(em: Em, projectId: string, domainId: string): Promise<Domain> {
@@ -153,25 +178,35 @@ export async function checkDomainDns({
   dns,
   spfInclude,
   mxHost,
+  returnPathPrefix,
   now = new Date(),
-}: {
+}: RecordSettings & {
   em: Em;
   domain: Domain;
   dns: DnsResolver;
-  spfInclude: string;
-  /** Also reports whether the domain's MX names this host (never needed to send). */
-  mxHost?: string;
   now?: Date;
 }): Promise<Domain> {
   domain.lastCheckedAt = now;
+  const rpHost =
+    mxHost && returnPathPrefix
+      ? returnPathHost({ prefix: returnPathPrefix, domain: domain.domain })
+      : undefined;
   try {
-    const [dkim, spf, dmarc, mx] = await Promise.all([
+    const [dkim, spf, dmarc, mx, rpMx, rpSpf] = await Promise.all([
       dns.resolveTxt(dkimRecordName(domain.selector, domain.domain)),
       dns.resolveTxt(domain.domain),
       dns.resolveTxt(`_dmarc.${domain.domain}`),
       mxHost ? dns.resolveMx(domain.domain) : Promise.resolve([]),
+      rpHost ? dns.resolveMx(rpHost) : Promise.resolve([]),
+      rpHost ? dns.resolveTxt(rpHost) : Promise.resolve([]),
     ]);
     domain.mxVerified = mxHost ? mxPointsAt(mx, mxHost) : domain.mxVerified;
+    // The MX and SPF of the return path are reported, never needed to verify the domain; until
+    // its MX names us, mail keeps the From address as its envelope sender.
+    if (rpHost && mxHost) {
+      domain.returnPathHost = mxPointsAt(rpMx, mxHost) ? rpHost : null;
+      domain.returnPathSpfVerified = spfIncludes(joinTxt(rpSpf), spfInclude);
+    }
     domain.dkimVerified = dkimMatches(joinTxt(dkim), domain.dkimPublicKey);
     domain.spfVerified = spfIncludes(joinTxt(spf), spfInclude);
     domain.dmarcVerified = dmarcPresent(joinTxt(dmarc));
@@ -201,19 +236,18 @@ export async function verifyDomainNow({
   dns,
   spfInclude,
   mxHost,
+  returnPathPrefix,
   projectId,
   domainId,
-}: Pick<DomainSettings, 'dns' | 'spfInclude' | 'mxHost'> & {
-  em: Em;
-  projectId: string;
-  domainId: string;
-}): Promise<DomainView> {
+}: Pick<DomainSettings, 'dns'> &
+  RecordSettings & {
+    em: Em;
+    projectId: string;
+    domainId: string;
+  }): Promise<DomainView> {
   const domain = await findDomain(em, projectId, domainId);
-  return toDomainView(
-    await checkDomainDns({ em, dns, spfInclude, mxHost, domain }),
-    spfInclude,
-    mxHost,
-  );
+  const settings = { spfInclude, mxHost, returnPathPrefix };
+  return toDomainView(await checkDomainDns({ em, dns, ...settings, domain }), settings);
 }
 
 /** The scheduled re-check: every domain, least recently checked first, a bounded batch a run. */
@@ -222,12 +256,11 @@ export async function recheckDomains({
   dns,
   spfInclude,
   mxHost,
+  returnPathPrefix,
   batch = 500,
-}: {
+}: RecordSettings & {
   em: Em;
   dns: DnsResolver;
-  spfInclude: string;
-  mxHost?: string;
   batch?: number;
 }): Promise<{ checked: number; verified: number }> {
   const domains = await em.find(
@@ -237,7 +270,7 @@ export async function recheckDomains({
   );
   let verified = 0;
   for (const domain of domains) {
-    await checkDomainDns({ em, domain, dns, spfInclude, mxHost });
+    await checkDomainDns({ em, domain, dns, spfInclude, mxHost, returnPathPrefix });
     if (domain.status === 'VERIFIED') verified += 1;
   }
   return { checked: domains.length, verified };

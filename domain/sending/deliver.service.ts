@@ -12,6 +12,7 @@ import { decryptSecret } from '../shared/encryption.js';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../shared/ports.js';
 import { renderTemplate } from '../templates/template-engine.js';
 import { signLinkToken } from '../tracking/tokens.js';
+import { returnPathAddress } from './return-path.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 import type { DeliveryOutcome } from './email-status.pure.js';
 import type { BounceEvidence } from './delivery-feedback.pure.js';
@@ -129,6 +130,18 @@ export async function composeMessage({
       replyTo: row.reply_to ?? undefined,
       headers,
       messageId: `<${row.id}@${senderDomain}>`,
+      // Bounces and complaints come back to an address naming this email; until the domain's
+      // return-path MX is in place, they go to the From address as before.
+      envelope: row.return_path_host
+        ? {
+            from: returnPathAddress({
+              emailId: row.id,
+              host: row.return_path_host,
+              secret: encryptionKey,
+            }),
+            to: row.to_address,
+          }
+        : undefined,
       attachments: attachments.map((a) => ({
         filename: a.filename,
         content: a.content,
@@ -203,7 +216,10 @@ export async function sendAndRecord({
   // A connection is held before the SMTP transaction, so the moment the server accepts, one
   // statement records SENT and `email.sent` without waiting for the pool: that gap, a round trip,
   // is the only one in which a crash leads to a second send (no SMTP client can close it).
-  return sql.connection(async (held) => {
+  const sent = { emailId, messageId: message.messageId ?? null, subject };
+  const outcome = await sql.connection<
+    Exclude<DeliveryOutcome, 'SKIPPED'> | { unrecorded: unknown }
+  >(async (held) => {
     try {
       await mailer.send(message);
     } catch (error) {
@@ -225,14 +241,31 @@ export async function sendAndRecord({
       }
       throw error;
     }
-    await markEmailSent(held, {
-      emailId,
-      messageId: message.messageId ?? null,
-      subject,
-    });
+    try {
+      await markEmailSent(held, sent);
+    } catch (error) {
+      return { unrecorded: error };
+    }
     return 'SENT';
   });
+  if (typeof outcome === 'string') return outcome;
+  // The server accepted it but the commit failed (the database stopping or restarting): sending
+  // it again would be a second copy, so the commit is retried, on a fresh connection, while the
+  // lease (30 s, renewed) keeps the email in this lane's hands.
+  const giveUpAt = Date.now() + RECORD_SENT_RETRY_MS;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      await markEmailSent(sql, sent);
+      return 'SENT';
+    } catch (error) {
+      if (Date.now() > giveUpAt) throw error;
+    }
+  }
 }
+
+/** How long a SENT commit that failed after the server's 250 is retried. */
+const RECORD_SENT_RETRY_MS = 20_000;
 
 /**
  * Delivers one email from its own send-email workflow (an email whose first attempt failed for

@@ -21,5 +21,5 @@ export interface BounceEvidence {
 }
 
 export type Feedback =
-  | { type: Exclude<FeedbackType, 'bounced'> }
+  | { type: Exclude<FeedbackType, 'bounced'>; evidence?: BounceEvidence }
   | { type: Extract<FeedbackType, 'bounced'>; bounceType: BounceType; evidence?: BounceEvidence };

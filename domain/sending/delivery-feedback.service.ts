@@ -94,7 +94,7 @@ export async function applyDeliveryFeedback({
       if (changed) await recordEmailEvent(tx, email, 'email.delivered');
       return { applied: changed };
     }
-    const evidence = feedback.type === 'bounced' ? feedback.evidence : undefined;
+    const { evidence } = feedback;
     const policy = bouncePolicyOf(await findBouncePolicy(tx, { projectId: email.project_id }));
     const suppress = (reason: SuppressionReason) =>
       suppressAddress(tx, {
@@ -138,7 +138,7 @@ export async function applyDeliveryFeedback({
       tx,
       email,
       feedback.type === 'bounced' ? 'email.bounced' : 'email.complained',
-      feedback.type === 'bounced' ? { bounceType: 'hard', ...evidence } : {},
+      feedback.type === 'bounced' ? { bounceType: 'hard', ...evidence } : { ...evidence },
     );
     return { applied: true };
   });

@@ -7,7 +7,12 @@ import {
   type DeliverableEmail,
 } from '../../db/sql/email-delivery.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import type { Mailer, QueueWakeups, WorkflowEngine } from '../shared/ports.js';
+import {
+  MailDeliveryError,
+  type Mailer,
+  type QueueWakeups,
+  type WorkflowEngine,
+} from '../shared/ports.js';
 import { composeMessage, failEmail, sendAndRecord } from './deliver.service.js';
 
 export interface LaneReport {
@@ -119,8 +124,16 @@ export async function runDeliveryLane({
         report.failed += 1;
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (await handOff({ sql, engine, row, error: message, leaseSeconds })) report.retrying += 1;
+      // Not an SMTP answer but the database failing (stopping, restarting): no reason for a
+      // send-email workflow, which would race this lane's next run for the row. The email stays
+      // in this lane's hands; its next run (same token) or, after the lease, any lane takes it.
+      if (!(error instanceof MailDeliveryError)) return;
+      const message = error.message;
+      const handedOff = await handOff({ sql, engine, row, error: message, leaseSeconds }).catch(
+        () => undefined,
+      );
+      if (handedOff === undefined) return;
+      if (handedOff) report.retrying += 1;
     }
     held.delete(row.id);
   };

@@ -129,6 +129,8 @@ export interface OutgoingMessage {
   replyTo?: string;
   headers?: Record<string, string>;
   messageId?: string;
+  /** The SMTP envelope, when MAIL FROM is not the From address (the email's return path). */
+  envelope?: { from: string; to: string };
   attachments?: {
     filename: string;
     content: Buffer;

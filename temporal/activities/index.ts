@@ -36,6 +36,8 @@ export interface ActivityDeps {
   spfInclude: string;
   /** The host inbound mail goes to (INBOUND_MX_HOST); none when no mail is received. */
   mxHost?: string;
+  /** The return-path host's first label (RETURN_PATH_PREFIX). */
+  returnPathPrefix?: string;
   encryptionKey: string;
   /** Starts workflows from activities (retries of emails, the delivery loop). */
   engine: WorkflowEngine;
@@ -86,6 +88,7 @@ export function createActivities(deps: ActivityDeps) {
       dns: deps.dns,
       spfInclude: deps.spfInclude,
       mxHost: deps.mxHost,
+      returnPathPrefix: deps.returnPathPrefix,
     }),
     ...createContactJobActivities({ sql: deps.sql, importBatchSize: deps.importBatchSize }),
     ...createSegmentActivities({
