@@ -59,7 +59,7 @@ export const webhookRoutes = () => [
       const feedback: Feedback =
         body.type === 'bounced'
           ? { type: 'bounced', bounceType: body.bounceType, evidence: { source: 'webhook' } }
-          : { type: body.type };
+          : { type: body.type, evidence: { source: 'webhook' } };
       const { applied } = await receiveDeliveryReport({
         ...deps.feedback,
         signature: ctx.get('X-Signature'),

@@ -86,6 +86,14 @@ const domainsRoute = createRoute({
   path: '/domains',
   component: lazyRouteComponent(() => import('./domains/domains-page'), 'DomainsPage'),
 });
+const suppressionsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/suppressions',
+  component: lazyRouteComponent(
+    () => import('./suppressions/suppressions-page'),
+    'SuppressionsPage',
+  ),
+});
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/settings',
@@ -205,6 +213,7 @@ const routeTree = rootRoute.addChildren([
     templatesRoute,
     templateRoute,
     domainsRoute,
+    suppressionsRoute,
     settingsRoute,
     activityRoute,
     messageRoute,

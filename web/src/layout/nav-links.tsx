@@ -10,6 +10,7 @@ const LINKS = [
   { to: '/activity', label: 'Activity' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/domains', label: 'Domains' },
+  { to: '/suppressions', label: 'Suppressions' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

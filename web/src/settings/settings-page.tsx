@@ -2,6 +2,7 @@ import { isAdmin, useProject } from '../api/use-project';
 import { PageHeader } from '../components/page-header';
 import { Loading } from '../components/states';
 import { BillingCard } from './billing-card';
+import { BouncePolicyCard } from './bounce-policy-card';
 import { DangerZone } from './danger-zone';
 import { KeysCard } from './keys-card';
 import { MembersCard } from './members-card';
@@ -19,6 +20,7 @@ export function SettingsPage() {
         {admin ? <ProjectNameCard project={project} /> : null}
         <KeysCard project={project} canRotate={admin} />
         <MembersCard projectId={project.id} canManage={admin} />
+        <BouncePolicyCard projectId={project.id} canEdit={admin} />
         {admin ? <BillingCard projectId={project.id} /> : null}
         {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
       </div>
