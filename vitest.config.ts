@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The chaos suite breaks installations of its own: `npm run test:chaos` (vitest.chaos.config.ts).
+    exclude: [...configDefaults.exclude, 'test/chaos/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     // Each API test file runs its own API and worker processes; two files at a time fit 2 cores.

@@ -174,11 +174,19 @@ const BEGIN = namedParams({
 });
 
 const BEGIN_STEP_SQL = `WITH execution AS (
-       UPDATE executions SET status = CASE WHEN ${BEGIN.$.waiting} THEN 'WAITING' ELSE 'RUNNING' END,
-              current_step_id = ${BEGIN.$.stepId}, context = coalesce(${BEGIN.$.context}, context),
+       -- A begin repeated after the run moved on (a retried start's opening steps, a replayed
+       -- task) answers as before but never takes the execution back to an earlier step.
+       UPDATE executions x
+          SET status = CASE WHEN moved_on THEN x.status
+                            WHEN ${BEGIN.$.waiting} THEN 'WAITING' ELSE 'RUNNING' END,
+              current_step_id = CASE WHEN moved_on THEN x.current_step_id ELSE ${BEGIN.$.stepId} END,
+              context = CASE WHEN moved_on THEN x.context ELSE coalesce(${BEGIN.$.context}, x.context) END,
               updated_at = now()
-        WHERE id = ${BEGIN.$.executionId} AND status IN ('RUNNING', 'WAITING')
-        RETURNING id),
+         FROM (SELECT EXISTS (SELECT 1 FROM execution_steps later
+                               WHERE later.execution_id = ${BEGIN.$.executionId}
+                                 AND later.seq > ${BEGIN.$.seq}) AS moved_on) m
+        WHERE x.id = ${BEGIN.$.executionId} AND x.status IN ('RUNNING', 'WAITING')
+        RETURNING x.id),
      ${closeStepSql(BEGIN.$)},
      begun AS (
        INSERT INTO execution_steps (execution_id, seq, step_id, type, status, started_at)

@@ -30,6 +30,30 @@ async function inTransaction<T>(client: pg.PoolClient, work: (tx: Sql) => Promis
   }
 }
 
+/**
+ * Runs `work` on a client taken from the pool. The pool hears a client's errors only while it
+ * is idle; a held client whose connection fails between statements (the server stopping) would
+ * emit an unheard 'error' and end the process. Heard here, the next statement fails instead,
+ * and the broken client is dropped rather than returned to the pool.
+ */
+async function checkedOut<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  const onError = (error: Error): void => {
+    failed = error;
+  };
+  client.on('error', onError);
+  try {
+    return await work(client);
+  } finally {
+    client.off('error', onError);
+    client.release(failed);
+  }
+}
+
 function over(client: Queryable, mode: 'pool' | 'held' | 'transaction'): Sql {
   return {
     async query<T>(text: string, params: unknown[] = [], name?: string): Promise<T[]> {
@@ -41,21 +65,11 @@ function over(client: Queryable, mode: 'pool' | 'held' | 'transaction'): Sql {
     async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
       if (mode === 'transaction') return work(this); // already inside one
       if (mode === 'held') return inTransaction(client as pg.PoolClient, work);
-      const connection = await (client as pg.Pool).connect();
-      try {
-        return await inTransaction(connection, work);
-      } finally {
-        connection.release();
-      }
+      return checkedOut(client as pg.Pool, (connection) => inTransaction(connection, work));
     },
     async connection<T>(work: (held: Sql) => Promise<T>): Promise<T> {
       if (mode !== 'pool') return work(this);
-      const connection = await (client as pg.Pool).connect();
-      try {
-        return await work(over(connection, 'held'));
-      } finally {
-        connection.release();
-      }
+      return checkedOut(client as pg.Pool, (connection) => work(over(connection, 'held')));
     },
   };
 }

@@ -45,6 +45,7 @@ export async function startEmbeddedPostgres({
   log,
   settings = [],
   detached = false,
+  port: fixedPort,
 }: {
   dataDir: string;
   log: (line: string) => void;
@@ -52,6 +53,8 @@ export async function startEmbeddedPostgres({
   settings?: string[];
   /** Out of our process group, so a terminal's Ctrl-C leaves it for our ordered shutdown. */
   detached?: boolean;
+  /** The server's port; a free one when not given (a restart passes the port it had). */
+  port?: number;
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
@@ -59,7 +62,7 @@ export async function startEmbeddedPostgres({
   // SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to disconnect.
   await stopStaleProcess(path.join(databaseDir, 'postmaster.pid'), 'SIGINT');
 
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const password = 'mailwright';
   // Local clients talk over a Unix socket in the cluster's directory: a query costs both ends
   // less CPU than over TCP loopback (measured: 21-25 vs 26-47 µs of client CPU per query). A

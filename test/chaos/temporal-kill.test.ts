@@ -1,0 +1,3 @@
+import { chaosSuite } from './helpers/suite.js';
+
+chaosSuite('temporal');
