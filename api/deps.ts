@@ -5,12 +5,17 @@ import type { BillingDeps } from '../domain/billing/billing.service.js';
 import type { AutomationDeps } from '../domain/automation/executions.service.js';
 import type { CampaignDeps } from '../domain/campaigns/campaigns.service.js';
 import type { DomainSettings } from '../domain/domains/domains.service.js';
-import type { InstallationFeatures } from '../domain/installation/installation-features.pure.js';
+import type {
+  InstallationFeatures,
+  SmtpSubmissionInfo,
+} from '../domain/installation/installation-features.pure.js';
+import type { ReportSettings } from '../domain/inbound/delivery-reports.service.js';
 import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
 import type { SendDeps } from '../domain/sending/send.service.js';
 import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { LinkSettings } from '../domain/tracking/tracking.service.js';
 import type { UploadSettings } from '../domain/uploads/uploads.service.js';
+import type { WebhookSettings } from '../domain/webhooks/webhook-endpoints.service.js';
 import type { Logger } from '../domain/shared/ports.js';
 
 /** What the transport itself reads from configuration. */
@@ -51,7 +56,12 @@ export interface AppDeps {
   links: LinkSettings;
   uploads: UploadSettings;
   feedback: FeedbackSettings;
+  /** Delivery reports read at the return path, their raw messages under DATA_DIR. */
+  reports: ReportSettings;
   features: InstallationFeatures;
+  /** SMTP submission's host, ports and certificate (GET /config); null when it is off. */
+  smtpSubmission: SmtpSubmissionInfo | null;
   temporalUi: TemporalUiSettings;
   billing: BillingDeps;
+  webhooks: WebhookSettings;
 }

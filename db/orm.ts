@@ -8,25 +8,43 @@ export async function openOrm({ url, poolMax }: { url: string; poolMax?: number 
   return MikroORM.init(createOrmConfig({ url, poolMax }));
 }
 
-// Any constant works; it only has to be the same for every process running migrations.
-const MIGRATION_LOCK = 724_531_001;
+// Any constants work; each only has to be the same for every process that takes it.
+const ADVISORY_LOCKS = {
+  migrations: 724_531_001,
+  /** Registering the Temporal namespace and its search attributes (worker start-up). */
+  temporalSetup: 724_531_002,
+} as const;
+
+/**
+ * Runs `run` while holding a session-level PostgreSQL advisory lock, so that of several replicas
+ * starting at once exactly one does it at a time.
+ */
+export async function withAdvisoryLock<T>(
+  orm: Orm,
+  lock: keyof typeof ADVISORY_LOCKS,
+  run: (connection: QueryRunner) => Promise<T>,
+): Promise<T> {
+  const knex = orm.em.getConnection().getKnex();
+  const connection = await knex.client.acquireConnection();
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS[lock]]);
+    try {
+      return await run(connection as QueryRunner);
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS[lock]]);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
 
 /**
  * Several API replicas may start at once; an advisory lock lets exactly one migrate. After the
  * migrations, the CHECK lists of vocabulary columns are brought in line with the vocabularies.
  */
 export async function migrate(orm: Orm): Promise<void> {
-  const knex = orm.em.getConnection().getKnex();
-  const connection = await knex.client.acquireConnection();
-  try {
-    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    try {
-      await orm.getMigrator().up();
-      await syncVocabularyChecks(connection as QueryRunner);
-    } finally {
-      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-    }
-  } finally {
-    await knex.client.releaseConnection(connection);
-  }
+  await withAdvisoryLock(orm, 'migrations', async (connection) => {
+    await orm.getMigrator().up();
+    await syncVocabularyChecks(connection);
+  });
 }

@@ -21,6 +21,7 @@ import { SEGMENT_TYPES } from '../domain/segments/segment-type.pure.js';
 import { SUPPRESSION_REASONS } from '../domain/sending/bounce-policy.pure.js';
 import { EMAIL_STATUSES } from '../domain/sending/email-status.pure.js';
 import { EMAIL_TYPES } from '../domain/sending/email-type.pure.js';
+import { WEBHOOK_DELIVERY_STATUSES } from '../domain/webhooks/webhook-delivery-status.pure.js';
 
 // A CHECK constraint that lists a vocabulary's values is generated from the vocabulary: after the
 // migrations, `syncVocabularyChecks` rewrites each list that differs from the vocabulary its
@@ -50,6 +51,7 @@ export const VOCABULARY_CHECKS: Record<string, readonly string[]> = {
   'segments.type': SEGMENT_TYPES,
   'suppressions.reason': SUPPRESSION_REASONS,
   'templates.type': EMAIL_TYPES,
+  'webhook_deliveries.status': WEBHOOK_DELIVERY_STATUSES,
   'workflow_steps.type': STEP_TYPES,
   'workflow_transitions.branch': TRANSITION_BRANCHES,
   'workflows.trigger_type': TRIGGER_TYPES,

@@ -14,12 +14,18 @@ import { createDnsResolver } from './dns-resolver.js';
 import { createTextFetcher } from './fetch-text.js';
 import { startInboundSmtp } from './inbound-smtp.js';
 import { createPgRateLimiter } from './pg-rate-limiter.js';
+import { ConfigError } from './config.js';
+import { startSubmissionSmtp } from './submission-smtp.js';
+import { readSubmissionTls, type SubmissionTls } from './submission-tls.js';
 
 export interface ApiHandle {
   server: Server;
   port: number;
   /** The inbound SMTP receiver's port, when it runs. */
   inboundPort?: number;
+  /** SMTP submission's ports (STARTTLS, implicit TLS), when they listen. */
+  submissionPort?: number;
+  submissionTlsPort?: number;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,16 @@ export async function startApi({
   /** Where the inbound SMTP receiver listens; none without one. */
   inboundPort?: number;
 }): Promise<ApiHandle> {
+  // SMTP submission is on when a port is set, and then needs its certificate.
+  const { submission } = config;
+  const submissionOn = submission.port !== undefined || submission.tlsPort !== undefined;
+  if (submissionOn && !submission.tls) {
+    throw new ConfigError(
+      'SMTP submission (SMTP_SUBMISSION_PORT / SMTP_SUBMISSION_TLS_PORT) needs SMTP_TLS_CERT and SMTP_TLS_KEY (PEM files)',
+    );
+  }
+  const submissionTls: SubmissionTls | undefined =
+    submissionOn && submission.tls ? await readSubmissionTls(submission.tls) : undefined;
   const engine = TemporalWorkflowEngine.create(temporal);
   // One pg pool for hand-written SQL and the rate limiter; MikroORM keeps its own for entities.
   // Events this API records are dispatched by its task queue's automation dispatcher.
@@ -59,20 +75,28 @@ export async function startApi({
     channel: AUTOMATION_PENDING_CHANNEL,
     logger,
   });
-  const app = createApp({
-    deps: createAppDeps({
-      config,
-      orm,
-      sql: createSql(pool),
-      engine,
-      dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
-      rateLimiter,
-      queueNotifier,
-      dispatchNotifier,
-      fetchText: createTextFetcher(),
-      logger,
-    }),
+  const deps = createAppDeps({
+    config,
+    orm,
+    sql: createSql(pool),
+    engine,
+    dns: createDnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs }),
+    rateLimiter,
+    queueNotifier,
+    dispatchNotifier,
+    fetchText: createTextFetcher(),
+    logger,
+    smtpSubmission:
+      submissionOn && submissionTls
+        ? {
+            host: submission.host,
+            port: submission.port ?? null,
+            tlsPort: submission.tlsPort ?? null,
+            certificateSha256: submissionTls.sha256,
+          }
+        : null,
   });
+  const app = createApp({ deps });
   const server = app.listen(config.port, config.host);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -98,11 +122,33 @@ export async function startApi({
           logger,
         });
   if (inbound) logger.info({ port: inbound.port }, 'inbound smtp listening');
+  const submissionSmtp =
+    submissionOn && submissionTls
+      ? await startSubmissionSmtp({
+          deps: { sql: deps.sql, sending: deps.sending, rateLimiter },
+          host: config.host,
+          port: submission.port,
+          tlsPort: submission.tlsPort,
+          tls: submissionTls,
+          serverName: submission.host,
+          maxBytes: submission.maxBytes,
+          logger,
+        })
+      : undefined;
+  if (submissionSmtp) {
+    logger.info(
+      { port: submissionSmtp.port, tlsPort: submissionSmtp.tlsPort },
+      'smtp submission listening',
+    );
+  }
   return {
     server,
     port,
     inboundPort: inbound?.port,
+    submissionPort: submissionSmtp?.port,
+    submissionTlsPort: submissionSmtp?.tlsPort,
     close: async () => {
+      await submissionSmtp?.close();
       await inbound?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

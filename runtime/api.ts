@@ -23,7 +23,12 @@ const api = await startApi({
   temporal: temporalSettings(config, requireSetting('TEMPORAL_ADDRESS', config.temporal.address)),
 });
 logger.info({ port: api.port }, 'api listening');
-reportReady({ port: api.port, inboundPort: api.inboundPort });
+reportReady({
+  port: api.port,
+  inboundPort: api.inboundPort,
+  submissionPort: api.submissionPort,
+  submissionTlsPort: api.submissionTlsPort,
+});
 onShutdown(logger, async () => {
   await api.close();
   await orm.close();

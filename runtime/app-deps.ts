@@ -1,7 +1,10 @@
 import type { AppDeps } from '../api/deps.js';
 import type { Orm } from '../db/orm.js';
 import type { Sql } from '../db/sql/sql.js';
-import { installationFeatures } from '../domain/installation/installation-features.pure.js';
+import {
+  installationFeatures,
+  type SmtpSubmissionInfo,
+} from '../domain/installation/installation-features.pure.js';
 import type {
   DnsResolver,
   FetchText,
@@ -25,6 +28,7 @@ export function createAppDeps({
   dispatchNotifier,
   fetchText,
   logger,
+  smtpSubmission = null,
 }: {
   config: Config;
   orm: Pick<Orm, 'em'>;
@@ -37,6 +41,8 @@ export function createAppDeps({
   dispatchNotifier: QueueNotifier;
   fetchText: FetchText;
   logger: Logger;
+  /** SMTP submission as this API runs it; null when it is off. */
+  smtpSubmission?: SmtpSubmissionInfo | null;
 }): AppDeps {
   const { publicUrl, secrets } = config;
   return {
@@ -86,6 +92,7 @@ export function createAppDeps({
       snsUrlPattern: config.snsUrlPattern,
       fetchText,
     },
+    reports: { sql, dataDir: config.dataDir },
     billing: {
       sql,
       publicUrl,
@@ -96,7 +103,18 @@ export function createAppDeps({
     features: installationFeatures({
       signupsDisabled: config.disableSignups,
       billingConfigured: Boolean(config.stripe.secretKey),
+      smtpSubmission: smtpSubmission !== null,
     }),
+    smtpSubmission,
     temporalUi: { url: config.temporal.uiUrl ?? null, namespace: config.temporal.namespace },
+    // Test events and retries asked for through this API are sent by its queue's workers.
+    webhooks: {
+      sql,
+      dns,
+      allowPrivate: config.webhookAllowPrivate,
+      encryptionKey: secrets.ENCRYPTION_KEY,
+      queue: config.temporal.taskQueue,
+      dispatchNotifier,
+    },
   };
 }

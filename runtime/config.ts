@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { MESSAGE_BYTES_MAX } from '../domain/sending/send-limits.pure.js';
+import type { WebhookRetrySchedule } from '../domain/webhooks/retry-schedule.pure.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -12,6 +14,12 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+// A port that may be left empty (as .env.example lists it) to mean unset.
+const optionalPort = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.coerce.number().int().min(1).max(65535).optional(),
+);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -49,6 +57,20 @@ const envSchema = z.object({
   SEND_RATE_PER_SECOND: z.coerce.number().positive().default(50),
   IMPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   WEBHOOK_ALLOW_PRIVATE: bool,
+  // Event webhooks: the waits between attempts of a delivery (the last repeats), how long a
+  // delivery is tried, and how long an endpoint fails before it is disabled.
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)(,[1-9][0-9]*(s|m|h))*$/, 'durations such as 5s,5m,30m,2h')
+    .default('5s,5m,30m,2h,5h,10h'),
+  WEBHOOK_RETRY_WINDOW: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 72h')
+    .default('72h'),
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 120h')
+    .default('120h'),
   DOMAIN_RECHECK_INTERVAL: z
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
@@ -77,6 +99,21 @@ const envSchema = z.object({
     .min(1024)
     .max(50 * 1024 * 1024)
     .default(10 * 1024 * 1024),
+  // SMTP submission (apps that only speak SMTP send through us): a port with STARTTLS (required
+  // before AUTH) and one with implicit TLS, each off unless set (`npm start` takes 587 and 465
+  // when free); the certificate and key files they present; the host clients are told to use
+  // (default: PUBLIC_URL's host); the largest message (at most /v1/send's 40 MB).
+  SMTP_SUBMISSION_PORT: optionalPort,
+  SMTP_SUBMISSION_TLS_PORT: optionalPort,
+  SMTP_TLS_CERT: optionalString,
+  SMTP_TLS_KEY: optionalString,
+  SMTP_SUBMISSION_HOST: optionalString,
+  SMTP_SUBMISSION_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(MESSAGE_BYTES_MAX)
+    .default(MESSAGE_BYTES_MAX),
   // How often usage is reported to Stripe as meter events (with billing on).
   BILLING_REPORT_INTERVAL: z
     .string()
@@ -108,6 +145,11 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600 } as const;
+/** `90s`, `5m`, `2h` in seconds (the schema let only those through). */
+const secondsOf = (duration: string): number =>
+  Number(duration.slice(0, -1)) * UNIT_SECONDS[duration.slice(-1) as keyof typeof UNIT_SECONDS];
 
 const SECRET_NAMES = ['JWT_SECRET', 'ENCRYPTION_KEY', 'EMAIL_WEBHOOK_SECRET'] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
@@ -143,11 +185,20 @@ export interface Config {
   sendRatePerSecond: number;
   importBatchSize: number;
   webhookAllowPrivate: boolean;
+  webhookRetry: WebhookRetrySchedule;
   domainRecheckInterval: string;
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
   inbound: { port?: number; maxBytes: number; mxHost?: string; returnPathPrefix: string };
+  /** SMTP submission: on when a port is set, then with its certificate files. */
+  submission: {
+    port?: number;
+    tlsPort?: number;
+    tls?: { certPath: string; keyPath: string };
+    host: string;
+    maxBytes: number;
+  };
   stripeMeterEvent: string;
   segmentComputeBatchSize: number;
   campaignBatchSize: number;
@@ -202,6 +253,23 @@ async function resolveSecrets(env: Env, dataDir: string): Promise<Record<SecretN
   };
 }
 
+/**
+ * SMTP submission's settings. A port set without the certificate files is refused where the
+ * servers start (runtime/api-process.ts): `npm start` makes a certificate when none is set.
+ */
+function submissionConfig(env: Env, publicUrl: string): Config['submission'] {
+  return {
+    port: env.SMTP_SUBMISSION_PORT,
+    tlsPort: env.SMTP_SUBMISSION_TLS_PORT,
+    tls:
+      env.SMTP_TLS_CERT && env.SMTP_TLS_KEY
+        ? { certPath: path.resolve(env.SMTP_TLS_CERT), keyPath: path.resolve(env.SMTP_TLS_KEY) }
+        : undefined,
+    host: env.SMTP_SUBMISSION_HOST ?? new URL(publicUrl).hostname,
+    maxBytes: env.SMTP_SUBMISSION_MAX_BYTES,
+  };
+}
+
 export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promise<Config> {
   const env = parseEnv(source);
   const dataDir = path.resolve(env.DATA_DIR);
@@ -242,6 +310,11 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     sendRatePerSecond: env.SEND_RATE_PER_SECOND,
     importBatchSize: env.IMPORT_BATCH_SIZE,
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    webhookRetry: {
+      delaysSeconds: env.WEBHOOK_RETRY_DELAYS.split(',').map(secondsOf),
+      windowSeconds: secondsOf(env.WEBHOOK_RETRY_WINDOW),
+      disableAfterSeconds: secondsOf(env.WEBHOOK_DISABLE_AFTER),
+    },
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
@@ -254,6 +327,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
         (env.INBOUND_SMTP_PORT === undefined ? undefined : new URL(publicUrl).hostname),
       returnPathPrefix: env.RETURN_PATH_PREFIX,
     },
+    submission: submissionConfig(env, publicUrl),
     stripeMeterEvent: env.STRIPE_METER_EVENT,
     segmentComputeBatchSize: env.SEGMENT_COMPUTE_BATCH_SIZE,
     campaignBatchSize: env.CAMPAIGN_BATCH_SIZE,

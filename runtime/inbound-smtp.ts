@@ -125,8 +125,11 @@ export async function startInboundSmtp({
       reports.delete(session.id);
     },
   });
+  // A client's connection failing is that client's problem: heard and logged, never left to
+  // reach the process as an unhandled 'error' event.
+  server.on('error', (error) => logger.warn({ err: error }, 'inbound SMTP connection error'));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.server.address();

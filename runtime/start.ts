@@ -3,14 +3,17 @@
 // keeps every message as an .eml file under DATA_DIR/mail. The API and the worker run as child
 // processes (the entry points `npm run api` / `npm run worker` run), each restarted alone when it
 // exits unexpectedly, so one bad request can never stop the worker or the embedded servers.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate, openOrm } from '../db/orm.js';
 import { loadConfig } from './config.js';
 import { startEmbeddedPostgres } from './embedded/postgres.js';
 import { startSmtpSink } from './embedded/smtp-sink.js';
 import { findOrBuildTemporalCli } from './embedded/temporal-cli.js';
-import { startTemporalDevServer } from './embedded/temporal-server.js';
+import { startWatchedTemporalDevServer } from './embedded/temporal-server.js';
 import { portIsFree } from './embedded/free-port.js';
+import { ensureSelfSignedCertificate } from './embedded/self-signed-certificate.js';
+import { certificateSha256 } from './submission-tls.js';
 import { printWelcome, rememberFirstAccount } from './first-run.js';
 import { createLogger } from './logger.js';
 import { exitOnFatalErrors } from './fatal-errors.js';
@@ -18,6 +21,8 @@ import { onShutdown } from './shutdown.js';
 import { supervise } from './supervisor.js';
 
 const DEFAULT_INBOUND_PORT = 2525;
+const DEFAULT_SUBMISSION_PORT = 587;
+const DEFAULT_SUBMISSION_TLS_PORT = 465;
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'mailwright' });
@@ -48,7 +53,7 @@ try {
   if (!temporalAddress) {
     const cli = await findOrBuildTemporalCli({ configured: config.temporal.cli, log: say });
     say('Starting the Temporal dev server...');
-    const temporal = await startTemporalDevServer({
+    const temporal = await startWatchedTemporalDevServer({
       cli,
       dataDir: config.dataDir,
       uiPort: config.temporal.uiPort,
@@ -82,6 +87,33 @@ try {
     if (await portIsFree(DEFAULT_INBOUND_PORT, config.host)) inboundPort = DEFAULT_INBOUND_PORT;
     else say(`Port ${DEFAULT_INBOUND_PORT} is taken: inbound mail is off (set INBOUND_SMTP_PORT).`);
   }
+  // SMTP submission too (SMTP_SUBMISSION_PORT / SMTP_SUBMISSION_TLS_PORT, else 587 and 465 when
+  // free), with SMTP_TLS_CERT / SMTP_TLS_KEY or a self-signed certificate made once under DATA_DIR.
+  let submissionPort = config.submission.port;
+  let submissionTlsPort = config.submission.tlsPort;
+  if (submissionPort === undefined && submissionTlsPort === undefined) {
+    for (const [port, kind] of [
+      [DEFAULT_SUBMISSION_PORT, 'STARTTLS'],
+      [DEFAULT_SUBMISSION_TLS_PORT, 'implicit TLS'],
+    ] as const) {
+      if (!(await portIsFree(port, config.host))) {
+        say(
+          `Port ${port} cannot be listened on (taken, or privileged for this user): SMTP submission with ${kind} is off (set SMTP_SUBMISSION_PORT / SMTP_SUBMISSION_TLS_PORT).`,
+        );
+      } else if (port === DEFAULT_SUBMISSION_PORT) submissionPort = port;
+      else submissionTlsPort = port;
+    }
+  }
+  let submissionTls = config.submission.tls;
+  let selfSigned = false;
+  if ((submissionPort !== undefined || submissionTlsPort !== undefined) && !submissionTls) {
+    const made = await ensureSelfSignedCertificate({
+      dir: path.join(config.dataDir, 'smtp-tls'),
+      hostname: config.submission.host,
+    });
+    submissionTls = { certPath: made.certPath, keyPath: made.keyPath };
+    selfSigned = true;
+  }
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
@@ -89,6 +121,13 @@ try {
     DATA_DIR: config.dataDir,
     ...(temporalUiUrl === undefined ? {} : { TEMPORAL_UI_URL: temporalUiUrl }),
     ...(inboundPort === undefined ? {} : { INBOUND_SMTP_PORT: String(inboundPort) }),
+    ...(submissionPort === undefined ? {} : { SMTP_SUBMISSION_PORT: String(submissionPort) }),
+    ...(submissionTlsPort === undefined
+      ? {}
+      : { SMTP_SUBMISSION_TLS_PORT: String(submissionTlsPort) }),
+    ...(submissionTls
+      ? { SMTP_TLS_CERT: submissionTls.certPath, SMTP_TLS_KEY: submissionTls.keyPath }
+      : {}),
   };
   const runDir = path.join(config.dataDir, 'run');
   const worker = supervise({ name: 'worker', entry: 'runtime/worker.ts', env, runDir, logger });
@@ -98,6 +137,19 @@ try {
   stops.push(api.stop);
   const [apiUp] = await Promise.all([api.ready, worker.ready]);
   if (typeof apiUp.inboundPort === 'number') say(`Inbound mail: SMTP on port ${apiUp.inboundPort}`);
+  const submissionPorts = [
+    typeof apiUp.submissionPort === 'number' ? `${apiUp.submissionPort} (STARTTLS)` : undefined,
+    typeof apiUp.submissionTlsPort === 'number' ? `${apiUp.submissionTlsPort} (TLS)` : undefined,
+  ].filter(Boolean);
+  if (submissionPorts.length > 0 && submissionTls) {
+    say(
+      `SMTP submission: ${config.submission.host} port ${submissionPorts.join(', ')}; any username, the project's secret key as password.`,
+    );
+    const sha256 = certificateSha256(await readFile(submissionTls.certPath));
+    say(
+      `  Certificate${selfSigned ? ` (self-signed, ${submissionTls.certPath})` : ''} SHA-256: ${sha256}`,
+    );
+  }
   say(
     `Parts: API (pid ${api.pid()}), worker (pid ${worker.pid()}); each restarts alone if it exits.`,
   );

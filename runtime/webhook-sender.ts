@@ -25,18 +25,28 @@ async function addressesOf(host: string, dns: DnsResolver): Promise<string[]> {
  * Webhooks over node's http(s): the host is resolved once through `dns`, every address is
  * checked (unless `allowPrivate`), and the connection goes to the first one, checked, through a
  * lookup that answers only it, so a second resolution cannot point it elsewhere (DNS
- * rebinding). No redirects, no connection reuse, `timeoutMs` for the whole exchange, and only the
- * first bytes of the answer are read.
+ * rebinding). No redirects, `timeoutMs` for the whole exchange, and only the first bytes of the
+ * answer are read. No connection reuse unless `keepAlive` (event webhooks, many requests to the
+ * same few endpoints): a kept connection was opened to an address checked when it was opened,
+ * and every new one goes to the address checked for its own request.
  */
 export function createWebhookSender({
   dns,
   allowPrivate,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
+  keepAlive = false,
 }: {
   dns: DnsResolver;
   allowPrivate: boolean;
   timeoutMs?: number;
+  keepAlive?: boolean;
 }): WebhookSender {
+  const agents = keepAlive
+    ? {
+        'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
+        'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
+      }
+    : undefined;
   return async (request) => {
     const url = new URL(request.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -59,7 +69,7 @@ export function createWebhookSender({
         {
           method: request.method,
           headers: request.headers,
-          agent: false,
+          agent: agents ? agents[url.protocol as 'http:' | 'https:'] : false,
           signal: AbortSignal.timeout(timeoutMs),
           lookup: (_hostname, options, callback) => {
             if ((options as { all?: boolean }).all) {

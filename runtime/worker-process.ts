@@ -1,6 +1,6 @@
 import { createStripePayments } from './stripe-payments.js';
 import pLimit from 'p-limit';
-import type { Orm } from '../db/orm.js';
+import { withAdvisoryLock, type Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
@@ -15,6 +15,13 @@ import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { startPgQueueWakeups } from './pg-queue-wakeups.js';
 import { createWebhookSender } from './webhook-sender.js';
 import { createSmtpMailer } from './smtp-mailer.js';
+
+const START_UP_RETRY_MS = 180_000;
+
+function logStartUpRetry(logger: Logger) {
+  return (error: unknown, delayMs: number): void =>
+    logger.warn({ err: error, delayMs }, 'Temporal refused a start-up call; trying again');
+}
 
 export interface WorkerHandle {
   /** Resolves when the worker has stopped. */
@@ -37,14 +44,24 @@ export async function startWorker({
   smtpUrl: string;
   databaseUrl: string;
 }): Promise<WorkerHandle> {
-  await ensureSearchAttributes(temporal);
-  await ensureSchedules({
-    settings: temporal,
-    domainRecheckEvery: config.domainRecheckInterval,
-    emailDispatchEvery: config.emailDispatchInterval,
-    segmentRecomputeEvery: config.segmentRecomputeInterval,
-    billingReportEvery: config.billingReportInterval,
-  });
+  // A Temporal server that just started, restarted or is overloaded refuses calls for a while;
+  // a worker that gave up then would leave its queue undrained until someone restarted it.
+  const startUp = { timeoutMs: START_UP_RETRY_MS, onRetry: logStartUpRetry(logger) };
+  // Replicas starting at once take turns (ensureSearchAttributes says why).
+  await withAdvisoryLock(orm, 'temporalSetup', () =>
+    retryTransient(() => ensureSearchAttributes(temporal), startUp),
+  );
+  await retryTransient(
+    () =>
+      ensureSchedules({
+        settings: temporal,
+        domainRecheckEvery: config.domainRecheckInterval,
+        emailDispatchEvery: config.emailDispatchInterval,
+        segmentRecomputeEvery: config.segmentRecomputeInterval,
+        billingReportEvery: config.billingReportInterval,
+      }),
+    startUp,
+  );
   // One native connection for the worker and the engine (executions start eagerly on it).
   const connection = await connectWorker(temporal);
   const engine = TemporalWorkflowEngine.sharing(connection, temporal);
@@ -132,11 +149,21 @@ export async function startWorker({
       dispatchWakeups,
       automationDispatch,
       sendWebhook: createWebhookSender({ dns, allowPrivate: config.webhookAllowPrivate }),
+      sendEventWebhook: createWebhookSender({
+        dns,
+        allowPrivate: config.webhookAllowPrivate,
+        keepAlive: true,
+      }),
+      webhookRetry: config.webhookRetry,
     },
   });
-  await retryTransient(() => engine.ensureEmailDelivery(emailDelivery, { configure: true }));
-  await retryTransient(() =>
-    engine.ensureAutomationDispatch(automationDispatch, { configure: true }),
+  await retryTransient(
+    () => engine.ensureEmailDelivery(emailDelivery, { configure: true }),
+    startUp,
+  );
+  await retryTransient(
+    () => engine.ensureAutomationDispatch(automationDispatch, { configure: true }),
+    startUp,
   );
   const done = worker.run().finally(async () => {
     mailer.close();

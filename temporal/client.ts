@@ -272,8 +272,12 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
 
   async isReachable(): Promise<boolean> {
     try {
+      // Reads the namespace from the server's store, so a server that answers but whose store
+      // fails is not reported ready (getSystemInfo answers from memory).
       await this.connection.withDeadline(Date.now() + 3000, () =>
-        this.connection.workflowService.getSystemInfo({}),
+        this.connection.workflowService.describeNamespace({
+          namespace: this.client.options.namespace,
+        }),
       );
       return true;
     } catch {

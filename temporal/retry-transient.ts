@@ -14,7 +14,10 @@ function isTransient(error: unknown): boolean {
  */
 export async function retryTransient<T>(
   call: () => Promise<T>,
-  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+  {
+    timeoutMs = 60_000,
+    onRetry,
+  }: { timeoutMs?: number; onRetry?: (error: unknown, delayMs: number) => void } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
@@ -22,6 +25,7 @@ export async function retryTransient<T>(
       return await call();
     } catch (error) {
       if (!isTransient(error) || Date.now() + delay > deadline) throw error;
+      onRetry?.(error, delay);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -4,17 +4,21 @@ import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
+import { ensureNamespace } from './namespace.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
 
 export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 
 /**
  * The dev server registers ProjectId at launch; a self-hosted or Cloud namespace may not have
- * it yet, and a start that names an unknown attribute is refused, so make sure it exists.
+ * it yet, and a start that names an unknown attribute is refused, so make sure it exists (in a
+ * namespace registered first when a fresh self-hosted server has none). Two workers adding it at
+ * once could each give it a field of its own on a SQL store: callers run this under a lock.
  */
 export async function ensureSearchAttributes(settings: TemporalSettings): Promise<void> {
   const connection = await Connection.connect(connectionOptions(settings));
   try {
+    await ensureNamespace(connection, settings.namespace);
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: settings.namespace,
     });

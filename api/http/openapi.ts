@@ -140,7 +140,7 @@ export function buildOpenApi({ routes, serverUrl }: { routes: AnyRoute[]; server
         publicKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Project public key (pk_...), POST /v1/track only',
+          description: 'Project public key (pk_...), POST /v1/track and POST /v1/subscribe only',
         },
         session: { type: 'apiKey', in: 'cookie', name: 'mw_session' },
         projectHeader: { type: 'apiKey', in: 'header', name: 'X-Project-Id' },

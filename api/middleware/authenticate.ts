@@ -15,7 +15,7 @@ import type { AuthInfo, AuthMode } from '../http/route.js';
 const invalidKey = (message: string): DomainError =>
   new DomainError('INVALID_API_KEY', message, {
     suggestion:
-      'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track.',
+      'Send `Authorization: Bearer <key>`; the public key (pk_) works only on POST /v1/track and POST /v1/subscribe.',
   });
 
 const projectDisabled = (): DomainError =>
@@ -55,7 +55,9 @@ export async function authenticate({
     const identity = await authenticateApiKey({ sql: deps.sql, key: bearer });
     if (!identity) throw invalidKey('Invalid API key');
     if (identity.kind === 'public' && mode !== 'track') {
-      throw invalidKey('The public key (pk_) can only be used on POST /v1/track');
+      throw invalidKey(
+        'The public key (pk_) can only be used on POST /v1/track and POST /v1/subscribe',
+      );
     }
     if (mode === 'session') {
       throw new DomainError(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES } from '../../domain/campaigns/campaign-status.pure.js';
 import { ACCEPTED_EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
+import { notTracked, trackingOverrideView } from '../../domain/tracking/tracking-input.pure.js';
 import { cursorQuery } from '../http/pagination.js';
 export { audienceBody, campaignBody } from '../../domain/campaigns/campaign-input.js';
 
@@ -40,6 +41,9 @@ const campaignView = z.object({
   audienceType: z.enum(AUDIENCE_TYPES),
   segmentId: z.uuid().nullable(),
   audienceFilter: z.record(z.string(), z.unknown()).nullable(),
+  tracking: trackingOverrideView.describe(
+    "Its own open and click tracking; null where the template's, then the project's setting decides",
+  ),
   status: z.enum(CAMPAIGN_STATUSES),
   scheduledAt: z.string().nullable(),
   startedAt: z.string().nullable(),
@@ -96,8 +100,8 @@ export const campaignStatsResult = wrapped(
     cancelled: count.describe('Recipients never sent to because the campaign was cancelled'),
     pending: count.describe('Recipients not yet queued'),
     queued: count.describe('Emails waiting for SMTP'),
-    openRate: fraction,
-    clickRate: fraction,
+    openRate: notTracked(fraction, 'opens'),
+    clickRate: notTracked(fraction, 'clicks'),
     bounceRate: fraction,
   }),
 );

@@ -13,13 +13,29 @@ const configSchema = z.object({
   // The dashboard links a job's run to `${temporalUiUrl}/namespaces/${temporalNamespace}/workflows/<workflowId>`.
   temporalUiUrl: z.string().nullable(),
   temporalNamespace: z.string(),
+  // Where apps send over SMTP (features.smtp): any username, the project's secret key as password.
+  smtpSubmission: z
+    .object({
+      host: z.string(),
+      port: z.number().int().nullable().meta({ description: 'The STARTTLS port, when it listens' }),
+      tlsPort: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: 'The implicit-TLS port, when it listens' }),
+      certificateSha256: z.string().meta({
+        description: "SHA-256 fingerprint of the servers' certificate (to check a self-signed one)",
+      }),
+    })
+    .nullable(),
 });
 
 export const configRoutes = () => [
   defineRoute({
     method: 'get',
     path: '/config',
-    summary: 'Feature flags of this installation and its Temporal UI address (no authentication)',
+    summary:
+      'Feature flags of this installation, its Temporal UI address and SMTP submission (no authentication)',
     tag: 'Configuration',
     auth: 'none',
     response: configSchema,
@@ -27,6 +43,7 @@ export const configRoutes = () => [
       features: deps.features,
       temporalUiUrl: deps.temporalUi.url,
       temporalNamespace: deps.temporalUi.namespace,
+      smtpSubmission: deps.smtpSubmission,
     }),
   }),
 ];

@@ -74,7 +74,7 @@ export const contactRoutes = () => [
     method: 'get',
     path: '/contacts',
     summary:
-      'Contacts, newest first; `search` matches part of the email, any case; `subscribed` filters',
+      'Contacts, newest first; `search` matches part of the email, any case; `subscribed` and `subscriptionState` filter',
     tag: 'Contacts',
     auth: 'project',
     query: listContactsQuery,
@@ -87,6 +87,7 @@ export const contactRoutes = () => [
         cursor: query.cursor,
         search: query.search,
         subscribed: query.subscribed,
+        state: query.subscriptionState,
       }),
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../domain/campaigns/campaign-status.pure.js';
 import { FIELD_KINDS, FIELD_TYPES } from '../../domain/contacts/field-type.pure.js';
+import { SUBSCRIPTION_STATES } from '../../domain/contacts/subscription-state.pure.js';
 import { JOB_STATUSES } from '../../domain/jobs/job-status.pure.js';
 import { JOB_TYPES } from '../../domain/jobs/job-type.pure.js';
 import { BULK_MAX_IDS } from '../../domain/jobs/jobs.service.js';
@@ -17,6 +18,10 @@ export const jobIdParams = z.object({ jobId: z.uuid() });
 export const listContactsQuery = cursorQuery.extend({
   search: z.string().trim().max(254).optional(),
   subscribed: optionalBooleanQuery,
+  subscriptionState: z
+    .enum(SUBSCRIPTION_STATES)
+    .optional()
+    .describe('`pending`: waiting for a double opt-in confirmation'),
 });
 
 export const upsertContactBody = z.object({
@@ -42,6 +47,12 @@ export const contactView = z.object({
   id: z.uuid(),
   email: z.string(),
   subscribed: z.boolean(),
+  subscriptionState: z
+    .enum(SUBSCRIPTION_STATES)
+    .describe('`pending`: asked to subscribe, waiting for its double opt-in confirmation'),
+  optIn: z
+    .object({ requestedAt: z.string().nullable(), confirmedAt: z.string().nullable() })
+    .describe('When a double opt-in confirmation was last asked for and last given'),
   data: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -4,7 +4,9 @@ import { billingRoutes } from './billing.routes.js';
 import { campaignRoutes } from './campaigns.routes.js';
 import { configRoutes } from './config.routes.js';
 import { contactRoutes } from './contacts.routes.js';
+import { deliveryReportRoutes } from './delivery-reports.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { doubleOptInRoutes } from './double-opt-in.routes.js';
 import { segmentRoutes } from './segments.routes.js';
 import { workflowExecutionRoutes } from './workflow-executions.routes.js';
 import { workflowRoutes } from './workflows.routes.js';
@@ -15,6 +17,7 @@ import { trackingRoutes } from './tracking.routes.js';
 import { uploadRoutes } from './uploads.routes.js';
 import { verifyRoutes } from './verify.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { webhookEndpointRoutes } from './webhook-endpoints.routes.js';
 import { eventRoutes, trackRoutes } from './events.routes.js';
 import { healthRoutes } from './health.routes.js';
 import { insightRoutes } from './insights.routes.js';
@@ -34,8 +37,10 @@ export function resourceRoutes(): AnyRoute[] {
     ...memberRoutes(),
     ...billingRoutes(),
     ...trackRoutes(),
+    ...doubleOptInRoutes(),
     ...sendRoutes(),
     ...suppressionRoutes(),
+    ...deliveryReportRoutes(),
     ...verifyRoutes(),
     ...contactRoutes(),
     ...segmentRoutes(),
@@ -49,5 +54,6 @@ export function resourceRoutes(): AnyRoute[] {
     ...uploadRoutes(),
     ...trackingRoutes(),
     ...webhookRoutes(),
+    ...webhookEndpointRoutes(),
   ];
 }

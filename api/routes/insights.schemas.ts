@@ -7,6 +7,7 @@ import {
 } from '../../domain/insights/activity-type.pure.js';
 import { EMAIL_STATUSES } from '../../domain/sending/email-status.pure.js';
 import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
+import { notTracked, trackingChoiceView } from '../../domain/tracking/tracking-input.pure.js';
 import { cursorQuery } from '../http/pagination.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -105,8 +106,8 @@ export const campaignFiguresView = z.object({
   bounced: z.number().int(),
   complained: z.number().int(),
   unsubscribed: z.number().int(),
-  openRate: z.number(),
-  clickRate: z.number(),
+  openRate: notTracked(z.number(), 'opens'),
+  clickRate: notTracked(z.number(), 'clicks'),
   bounceRate: z.number(),
 });
 
@@ -131,6 +132,9 @@ export const messageView = z.object({
   template: named,
   workflow: named,
   executionId: z.uuid().nullable(),
+  tracking: trackingChoiceView.describe(
+    'Whether its opens and clicks are tracked, as chosen when it was queued',
+  ),
   timestamps: z.object({
     queuedAt: when,
     sentAt: when,

@@ -105,8 +105,8 @@ export const projectRoutes = () => [
     role: 'OWNER',
     params: projectIdParams,
     response: z.object({ success: z.literal(true) }),
-    handler: async ({ sql, params }) => {
-      await resetProject({ sql, projectId: params.id });
+    handler: async ({ sql, deps, params }) => {
+      await resetProject({ sql, projectId: params.id, dataDir: deps.reports.dataDir });
       return { success: true };
     },
   }),
@@ -119,8 +119,8 @@ export const projectRoutes = () => [
     role: 'OWNER',
     params: projectIdParams,
     status: 204,
-    handler: async ({ em, params }) => {
-      await deleteProject({ em, projectId: params.id });
+    handler: async ({ em, deps, params }) => {
+      await deleteProject({ em, projectId: params.id, dataDir: deps.reports.dataDir });
     },
   }),
   defineRoute({

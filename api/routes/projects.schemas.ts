@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_ROLES } from '../../domain/projects/roles.pure.js';
 import { SECURITY_STATUSES } from '../../domain/projects/security-status.pure.js';
+import { trackingChoiceView, trackingSwitches } from '../../domain/tracking/tracking-input.pure.js';
 
 export const projectIdParams = z.object({ id: z.uuid() });
 export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
@@ -9,7 +10,7 @@ export const createProjectBody = z.object({ name: z.string().trim().min(1).max(1
 export const updateProjectBody = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
-    settings: z.object({ trackingEnabled: z.boolean().optional() }).strict().optional(),
+    settings: z.object({ tracking: trackingSwitches.optional() }).strict().optional(),
   })
   .strict();
 
@@ -25,7 +26,11 @@ export const projectView = z.object({
   name: z.string(),
   publicKey: z.string(),
   secretKey: z.string().describe('Masked, except in the answers of create and regenerate-keys'),
-  settings: z.object({ trackingEnabled: z.boolean() }),
+  settings: z.object({
+    tracking: trackingChoiceView.describe(
+      "Open and click tracking of the project's mail, unless a send, campaign or template says otherwise (both on by default)",
+    ),
+  }),
   disabled: z.boolean(),
   role: roleField.optional(),
   createdAt: z.string(),

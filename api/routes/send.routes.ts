@@ -34,6 +34,7 @@ export const sendRoutes = () => [
           attachments: body.attachments,
           subscribed: body.subscribed,
           data: body.data,
+          tracking: body.tracking,
         },
       }),
     }),

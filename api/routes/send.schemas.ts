@@ -8,6 +8,7 @@ import {
   SUBJECT_MAX,
 } from '../../domain/sending/send-limits.pure.js';
 import { noLineBreaks } from '../../domain/sending/single-line-text.js';
+import { trackingSwitches } from '../../domain/tracking/tracking-input.pure.js';
 import { contactData } from './contacts.schemas.js';
 
 const address = z.union([
@@ -44,6 +45,10 @@ export const sendBody = z.object({
   attachments: z.array(attachment).max(ATTACHMENTS_MAX).optional(),
   subscribed: z.boolean().optional(),
   data: contactData.optional(),
+  tracking: trackingSwitches.optional().meta({
+    description:
+      "Open and click tracking of this send's emails; a kind left out follows the template's, then the project's setting",
+  }),
 });
 
 export type SendBody = z.output<typeof sendBody>;

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { EMAIL_TYPES } from '../../domain/sending/email-type.pure.js';
+import {
+  trackingOverride,
+  trackingOverrideView,
+} from '../../domain/tracking/tracking-input.pure.js';
 
 const noLineBreaks = (max: number) =>
   z
@@ -26,6 +30,7 @@ export const createTemplateBody = z.object({
   type: templateFields.type.default('MARKETING'),
   fromName: templateFields.fromName.optional(),
   replyTo: templateFields.replyTo.optional(),
+  tracking: trackingOverride.optional(),
 });
 
 export const updateTemplateBody = z
@@ -37,6 +42,9 @@ export const updateTemplateBody = z
     from: templateFields.from.optional(),
     fromName: templateFields.fromName.optional(),
     replyTo: templateFields.replyTo.optional(),
+    tracking: trackingOverride
+      .optional()
+      .meta({ description: 'Changes only the kinds it names; null hands one back to the project' }),
   })
   .strict();
 
@@ -60,6 +68,9 @@ export const templateView = z.object({
   from: z.string(),
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),
+  tracking: trackingOverrideView.describe(
+    "Its own open and click tracking; null where the project's setting decides",
+  ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -20,6 +20,9 @@ export const Template = defineEntity({
     from: p.string().columnType('text').fieldName('from_address'),
     fromName: p.string().columnType('text').nullable(),
     replyTo: p.string().columnType('text').nullable(),
+    // Null: the project's setting decides (see domain/tracking/tracking-choice.pure.ts).
+    openTracking: p.boolean().nullable(),
+    clickTracking: p.boolean().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

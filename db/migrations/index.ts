@@ -18,6 +18,11 @@ import { Migration20261129100000_sessions } from './Migration20261129100000_sess
 import { Migration20261130100000_suppressions } from './Migration20261130100000_suppressions.js';
 import { Migration20261201100000_return_path } from './Migration20261201100000_return_path.js';
 import { Migration20261201110000_delivery_reports } from './Migration20261201110000_delivery_reports.js';
+import { Migration20261205100000_webhook_endpoints } from './Migration20261205100000_webhook_endpoints.js';
+import { Migration20261203100000_tracking_settings } from './Migration20261203100000_tracking_settings.js';
+import { Migration20261202100000_delivery_reports_paging } from './Migration20261202100000_delivery_reports_paging.js';
+import { Migration20261204100000_double_opt_in } from './Migration20261204100000_double_opt_in.js';
+import { Migration20261206100000_import_staging } from './Migration20261206100000_import_staging.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -51,4 +56,18 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261201110000_delivery_reports',
     class: Migration20261201110000_delivery_reports,
   },
+  {
+    name: 'Migration20261202100000_delivery_reports_paging',
+    class: Migration20261202100000_delivery_reports_paging,
+  },
+  {
+    name: 'Migration20261203100000_tracking_settings',
+    class: Migration20261203100000_tracking_settings,
+  },
+  { name: 'Migration20261204100000_double_opt_in', class: Migration20261204100000_double_opt_in },
+  {
+    name: 'Migration20261205100000_webhook_endpoints',
+    class: Migration20261205100000_webhook_endpoints,
+  },
+  { name: 'Migration20261206100000_import_staging', class: Migration20261206100000_import_staging },
 ];

@@ -66,10 +66,11 @@ export interface CampaignFiguresRow extends CampaignEmailFigureCounts {
   started_at: Date | null;
 }
 
+// Rates of the sent emails that tracked them (engagementRates); untracked campaigns last.
 const METRIC_ORDER: Record<CampaignMetric, string> = {
-  sent: 'f.sent',
-  openRate: 'f.opened::float8 / f.sent',
-  clickRate: 'f.clicked::float8 / f.sent',
+  sent: 'f.sent DESC',
+  openRate: 'f.opened::float8 / nullif(f.open_tracked_sent, 0) DESC NULLS LAST',
+  clickRate: 'f.clicked::float8 / nullif(f.click_tracked_sent, 0) DESC NULLS LAST',
 };
 
 /** The campaigns that sent mail, best first by `metric`, with their figures from the email rows. */
@@ -82,7 +83,7 @@ export async function topCampaigns(
        FROM campaigns c
        CROSS JOIN LATERAL (SELECT ${CAMPAIGN_EMAIL_FIGURES} FROM emails WHERE campaign_id = c.id) f
       WHERE c.project_id = $1 AND f.sent > 0
-      ORDER BY ${METRIC_ORDER[metric]} DESC, c.started_at DESC, c.id LIMIT $2`,
+      ORDER BY ${METRIC_ORDER[metric]}, c.started_at DESC, c.id LIMIT $2`,
     [projectId, limit],
   );
 }

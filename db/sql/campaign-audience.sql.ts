@@ -2,6 +2,7 @@ import type { AudienceType } from '../../domain/campaigns/campaign-status.pure.j
 import type { Filter } from '../../domain/segments/filter/ast.pure.js';
 import type { SqlFragment } from '../../domain/segments/filter/compile-sql.pure.js';
 import { blockedReasonSql, suppressionJoinSql } from './email-outbox.sql.js';
+import { optInPendingSql } from './opt-in-state.sql.js';
 import type { Sql } from './sql.js';
 
 // A campaign's audience: found, counted, and frozen into recipient rows when it is sent.
@@ -39,6 +40,7 @@ export interface SnapshotCounts {
 export const CAMPAIGN_BLOCKED_REASON = blockedReasonSql({
   unsubscribedBlocks: 'true',
   subscribed: 'c.subscribed',
+  awaitingOptIn: optInPendingSql('c'),
 });
 
 export const CAMPAIGN_SUPPRESSION_JOIN = suppressionJoinSql({

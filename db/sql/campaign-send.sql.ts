@@ -5,7 +5,11 @@ import {
   insertEmailsSql,
   JUDGED_OUTBOX_VALUES,
   judgeRecipientSql,
+  templateTrackingLevel,
   templateVariablesSql,
+  trackingLevelOf,
+  trackingSql,
+  UNTRACKED_OUTBOX_VALUES,
 } from './email-outbox.sql.js';
 import { namedParams } from './named-params.js';
 import { CAMPAIGN_BLOCKED_REASON, CAMPAIGN_SUPPRESSION_JOIN } from './campaign-audience.sql.js';
@@ -142,6 +146,12 @@ export async function failCampaign(
   );
 }
 
+/** What the campaign's emails track: its own setting, then its template's, then the project's. */
+const CAMPAIGN_TRACKING = trackingSql({
+  levels: [trackingLevelOf('c'), templateTrackingLevel('c.template_id')],
+  projectId: 'c.project_id',
+});
+
 /**
  * Queues the emails of up to `limit` PENDING recipients of a SENDING campaign in ONE statement:
  * an email row each (unique per campaign and contact, so a retried batch writes none twice),
@@ -161,8 +171,10 @@ export async function queueCampaignBatch(
 ): Promise<{ taken: number; queued: number }> {
   const [row] = await sql.query<{ taken: number; queued: number }>(
     `WITH campaign AS (
-       SELECT id, project_id, template_id, subject, body, from_address, from_name, reply_to
-         FROM campaigns WHERE id = $1 AND status = 'SENDING' FOR SHARE),
+       SELECT id, project_id, template_id, subject, body, from_address, from_name, reply_to,
+              ${CAMPAIGN_TRACKING.open_tracking} AS open_tracking,
+              ${CAMPAIGN_TRACKING.click_tracking} AS click_tracking
+         FROM campaigns c WHERE id = $1 AND status = 'SENDING' FOR SHARE),
      picked AS (
        SELECT r.contact_id FROM campaign_recipients r
         WHERE r.campaign_id = $1 AND r.status = 'PENDING' AND EXISTS (SELECT 1 FROM campaign)
@@ -199,6 +211,8 @@ export async function queueCampaignBatch(
            delivery_queue: '$3',
            created_at: 'now()',
            campaign_id: 'k.id',
+           open_tracking: 'k.open_tracking',
+           click_tracking: 'k.click_tracking',
          },
          from: 'FROM judged j CROSS JOIN campaign k WHERE j.reason IS NULL',
          onConflict:
@@ -283,7 +297,7 @@ const QUEUE_TEST_EMAIL_SQL = insertEmailsSql({
     }),
     attachment_ids: "'{}'::uuid[]",
     created_at: 'now()',
-    tracking: 'false',
+    ...UNTRACKED_OUTBOX_VALUES,
   },
   from: `FROM (SELECT 1) one
          LEFT JOIN contacts c
@@ -293,6 +307,7 @@ const QUEUE_TEST_EMAIL_SQL = insertEmailsSql({
            email: TEST_EMAIL.$.to_address,
            unsubscribedBlocks: 'false',
            subscribed: 'true',
+           awaitingOptIn: 'false',
          })}`,
   returning: 'id, status',
 });

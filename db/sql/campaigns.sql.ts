@@ -1,4 +1,5 @@
 import type { AudienceType, CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
+import type { TrackingKind } from '../../domain/tracking/tracking-choice.pure.js';
 import { assignmentList, columnList, namedParams, placeholderList } from './named-params.js';
 import { findOwnedRow, statusListing } from './rows.js';
 import type { Sql } from './sql.js';
@@ -19,6 +20,9 @@ export interface CampaignRow {
   audience_type: AudienceType;
   segment_id: string | null;
   audience_filter: Record<string, unknown> | null;
+  /** Its own tracking setting; null: the template's, then the project's decides. */
+  open_tracking: boolean | null;
+  click_tracking: boolean | null;
   status: CampaignStatus;
   scheduled_at: Date | null;
   started_at: Date | null;
@@ -43,6 +47,7 @@ export interface CampaignContent {
   audienceType: AudienceType;
   segmentId: string | null;
   audienceFilter: unknown;
+  tracking: Record<TrackingKind, boolean | null>;
   /** What the audience filter reads, for the usage endpoints. */
   references: { fields: string[]; events: string[]; segments: string[] };
 }
@@ -64,6 +69,8 @@ const CONTENT = namedParams(
     referenced_fields: null,
     referenced_events: null,
     referenced_segments: 'uuid[]',
+    open_tracking: 'boolean',
+    click_tracking: 'boolean',
   },
   { first: 3 },
 );
@@ -84,6 +91,8 @@ const contentValues = (c: CampaignContent) =>
     referenced_fields: c.references.fields,
     referenced_events: c.references.events,
     referenced_segments: c.references.segments,
+    open_tracking: c.tracking.opens,
+    click_tracking: c.tracking.clicks,
   });
 
 const INSERT_CAMPAIGN_SQL = `INSERT INTO campaigns (id, project_id, ${columnList(CONTENT)},
@@ -175,17 +184,29 @@ export interface CampaignEmailFigureCounts {
   bounced: number;
   complained: number;
   unsubscribed: number;
+  /** Every email row, and those that track opens (clicks), sent or not. */
+  emails: number;
+  open_tracked: number;
+  click_tracked: number;
+  /** Sent emails that tracked opens (clicks): what the rates are fractions of. */
+  open_tracked_sent: number;
+  click_tracked_sent: number;
 }
 
 /**
  * What a campaign's email rows say, as aggregates over `emails`: each a count of rows that reached
- * the state, from the first-time moments on the row, so a duplicated callback counts once.
+ * the state, from the first-time moments on the row, so a duplicated callback counts once; and
+ * how many tracked opens and clicks (each chosen when the email was queued).
  */
 export const CAMPAIGN_EMAIL_FIGURES = `count(sent_at)::int AS sent,
   count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
   count(opened_at)::int AS opened, count(clicked_at)::int AS clicked,
   count(bounced_at)::int AS bounced, count(complained_at)::int AS complained,
-  count(unsubscribed_at)::int AS unsubscribed`;
+  count(unsubscribed_at)::int AS unsubscribed, count(*)::int AS emails,
+  count(*) FILTER (WHERE open_tracking)::int AS open_tracked,
+  count(*) FILTER (WHERE click_tracking)::int AS click_tracked,
+  count(sent_at) FILTER (WHERE open_tracking)::int AS open_tracked_sent,
+  count(sent_at) FILTER (WHERE click_tracking)::int AS click_tracked_sent`;
 
 /** A campaign's figures, counted from its recipient and email rows (never from counters). */
 export async function campaignStats(

@@ -1,3 +1,5 @@
+import type { SubscriptionState } from '../../domain/contacts/subscription-state.pure.js';
+import { subscriptionStateSql } from './opt-in-state.sql.js';
 import type { Sql } from './sql.js';
 
 export interface ContactUpsertRow {
@@ -20,6 +22,9 @@ export interface ContactUpsertResult {
   email: string;
   inserted: boolean;
   subscribed: boolean;
+  subscription_state: SubscriptionState;
+  opt_in_requested_at: Date | null;
+  opt_in_confirmed_at: Date | null;
   flipped: boolean;
   data: Record<string, unknown>;
   created_at: Date;
@@ -45,7 +50,8 @@ export async function upsertContacts(
   if (rows.length === 0) return [];
   return sql.query<ContactUpsertResult>(
     `${CONTACT_UPSERT_CTES}
-     SELECT ord, id, email, inserted, subscribed, flipped, data, created_at, updated_at
+     SELECT ord, id, email, inserted, subscribed, subscription_state, opt_in_requested_at,
+            opt_in_confirmed_at, flipped, data, created_at, updated_at
        FROM flagged ORDER BY ord`,
     contactUpsertParams({ projectId, rows, defaultSubscribed, source }),
     'contact-upsert',
@@ -100,7 +106,8 @@ export const CONTACT_UPSERT_CTES = `WITH input AS (
                   now()
              FROM input i WHERE i.email = excluded.email)
        RETURNING c.id, c.email, (c.xmax = 0) AS inserted, c.subscribed, c.subscription_changed_at,
-                 c.data, c.created_at, c.updated_at
+                 ${subscriptionStateSql('c')} AS subscription_state, c.opt_in_requested_at,
+                 c.opt_in_confirmed_at, c.data, c.created_at, c.updated_at
      ),
      flagged AS (
        SELECT up.*, i.ord, i.event_id, i.event_name, i.event_data, i.flip_event_id,

@@ -1,4 +1,6 @@
+import type { SubscriptionState } from '../../domain/contacts/subscription-state.pure.js';
 import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
+import { subscriptionStateSql } from './opt-in-state.sql.js';
 import { countDeleted, deleteOwnedRow, findOwnedRow } from './rows.js';
 import type { Sql } from './sql.js';
 
@@ -6,14 +8,26 @@ export interface ContactRow {
   id: string;
   email: string;
   subscribed: boolean;
+  subscription_state: SubscriptionState;
+  opt_in_requested_at: Date | string | null;
+  opt_in_confirmed_at: Date | string | null;
   data: Record<string, unknown>;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-const CONTACT_COLUMNS = 'id, email, subscribed, data, created_at, updated_at';
+/** The ContactRow columns of the contacts relation `c`. */
+export const contactColumns = (c: string): string =>
+  `${c}.id, ${c}.email, ${c}.subscribed, ${subscriptionStateSql(c)} AS subscription_state,
+   ${c}.opt_in_requested_at, ${c}.opt_in_confirmed_at, ${c}.data, ${c}.created_at, ${c}.updated_at`;
+
+const CONTACT_COLUMNS = contactColumns('contacts');
 
 const CONTACTS = { table: 'contacts', columns: CONTACT_COLUMNS };
+
+/** A list's filter on SubscriptionState over the contacts relation `c`, $n being the state. */
+const stateFilterSql = (c: string, n: number): string =>
+  `($${n}::text IS NULL OR ${subscriptionStateSql(c)} = $${n}::text)`;
 
 export const findContact = (sql: Sql, ids: { projectId: string; contactId: string }) =>
   findOwnedRow<ContactRow>(sql, CONTACTS, { id: ids.contactId, ownerId: ids.projectId });
@@ -65,7 +79,7 @@ export async function updateContactRow(
          FROM up WHERE flipped
        RETURNING id
      )
-     SELECT ${CONTACT_COLUMNS} FROM up`,
+     SELECT ${contactColumns('up')} FROM up`,
     [email, unset, JSON.stringify(set), subscribed, contactId, projectId, flipEventId, source],
   );
   return row;
@@ -74,6 +88,14 @@ export async function updateContactRow(
 /** Deletes one contact (its events go with it); false when the project has no such contact. */
 export const deleteContactRow = (sql: Sql, ids: { projectId: string; contactId: string }) =>
   deleteOwnedRow(sql, CONTACTS, { id: ids.contactId, ownerId: ids.projectId });
+
+/** What a contacts list is narrowed to: part of the email, `subscribed`, a SubscriptionState. */
+export interface ContactFilter {
+  projectId: string;
+  search?: string;
+  subscribed?: boolean;
+  state?: SubscriptionState;
+}
 
 /**
  * A page of contacts, newest first, after the keyset `afterId` (ids are time-ordered UUID v7);
@@ -86,15 +108,10 @@ export async function listContactRows(
     projectId,
     search,
     subscribed,
+    state,
     afterId,
     limit,
-  }: {
-    projectId: string;
-    search?: string;
-    subscribed?: boolean;
-    afterId?: string;
-    limit: number;
-  },
+  }: ContactFilter & { afterId?: string; limit: number },
 ): Promise<ContactRow[]> {
   return sql.query<ContactRow>(
     `SELECT ${CONTACT_COLUMNS} FROM contacts
@@ -102,6 +119,7 @@ export async function listContactRows(
         AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')
         AND ($3::uuid IS NULL OR id < $3::uuid)
         AND ($5::boolean IS NULL OR subscribed = $5)
+        AND ${stateFilterSql('contacts', 6)}
       ORDER BY id DESC LIMIT $4`,
     [
       projectId,
@@ -109,19 +127,21 @@ export async function listContactRows(
       afterId ?? null,
       limit + 1,
       subscribed ?? null,
+      state ?? null,
     ],
   );
 }
 
 export async function countContacts(
   sql: Sql,
-  { projectId, search, subscribed }: { projectId: string; search?: string; subscribed?: boolean },
+  { projectId, search, subscribed, state }: ContactFilter,
 ): Promise<number> {
   const [row] = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM contacts
       WHERE project_id = $1 AND ($2::text IS NULL OR email ILIKE $2 ESCAPE '\\')
-        AND ($3::boolean IS NULL OR subscribed = $3)`,
-    [projectId, search ? likeSubstring(search) : null, subscribed ?? null],
+        AND ($3::boolean IS NULL OR subscribed = $3)
+        AND ${stateFilterSql('contacts', 4)}`,
+    [projectId, search ? likeSubstring(search) : null, subscribed ?? null, state ?? null],
   );
   return row?.n ?? 0;
 }

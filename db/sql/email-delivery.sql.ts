@@ -2,7 +2,7 @@ import type { EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import type { Sql } from './sql.js';
 
-/** An email row with what delivering it needs: its domain's DKIM key and the project's setting. */
+/** An email row with what delivering it needs: its domain's DKIM key, what it tracks. */
 export interface DeliverableEmail {
   id: string;
   project_id: string;
@@ -10,7 +10,9 @@ export interface DeliverableEmail {
   template_id: string | null;
   status: EmailStatus;
   type: EmailType;
-  tracking_enabled: boolean;
+  /** Chosen when it was queued (email-outbox.sql.ts), kept for every attempt. */
+  open_tracking: boolean;
+  click_tracking: boolean;
   to_address: string;
   to_name: string | null;
   from_address: string;
@@ -33,9 +35,8 @@ function deliverableFrom(from: string): string {
   return `SELECT e.id, e.project_id, e.contact_id, e.template_id, e.status, e.type, e.to_address,
          e.to_name, e.from_address, e.from_name, e.reply_to, e.subject, e.body, e.headers,
          e.variables, e.attachment_ids, d.domain, d.selector, d.dkim_private_key,
-         d.return_path_host,
-         e.tracking AND coalesce((p.settings ->> 'trackingEnabled')::boolean, true) AS tracking_enabled
-    FROM ${from} e JOIN projects p ON p.id = e.project_id LEFT JOIN domains d ON d.id = e.domain_id
+         d.return_path_host, e.open_tracking, e.click_tracking
+    FROM ${from} e LEFT JOIN domains d ON d.id = e.domain_id
    ORDER BY e.created_at`;
 }
 

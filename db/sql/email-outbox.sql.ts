@@ -1,12 +1,17 @@
 // The email row is the outbox the delivery lanes drain. Every source of mail (a transactional
 // send, a campaign batch, a campaign's test send, a workflow's SEND_EMAIL step) writes it through
 // this module: one INSERT whose column list is declared here, one rule for who may receive mail,
-// one builder of the variables a template renders with.
+// one rule for what it tracks, one builder of the variables a template renders with.
+
+import {
+  DEFAULT_TRACKING,
+  TRACKING_KINDS,
+  type TrackingKind,
+} from '../../domain/tracking/tracking-choice.pure.js';
 
 /**
  * The columns of an outbox row, in the order the INSERT names them: `true` for the ones every
- * writer gives a value for, `false` for those with a default (NULL, or `tracking` on) that only
- * some sources set.
+ * writer gives a value for, `false` for those with a default (NULL) that only some sources set.
  */
 const OUTBOX_COLUMNS = {
   id: true,
@@ -33,7 +38,9 @@ const OUTBOX_COLUMNS = {
   workflow_id: false,
   execution_id: false,
   step_id: false,
-  tracking: false,
+  // Decided as the row is written (trackingSql), so a retried or late email keeps the choice.
+  open_tracking: true,
+  click_tracking: true,
 } as const;
 
 type OutboxColumn = keyof typeof OUTBOX_COLUMNS;
@@ -71,6 +78,54 @@ export function insertEmailsSql({
        RETURNING ${returning}`;
 }
 
+/** The outbox column that keeps each tracking kind's choice. */
+export const TRACKING_COLUMN = {
+  opens: 'open_tracking',
+  clicks: 'click_tracking',
+} as const satisfies Record<TrackingKind, OutboxColumn>;
+
+const perKind = (expression: (kind: TrackingKind) => string) =>
+  Object.fromEntries(TRACKING_KINDS.map((kind) => [kind, expression(kind)])) as Record<
+    TrackingKind,
+    string
+  >;
+
+/**
+ * What an email tracks, as SQL expressions for its TRACKING_COLUMNs: the most specific setting
+ * given wins. `levels` are the settings above the project's, most specific first (a send's
+ * `tracking`, a campaign's, a template's columns), each a SQL boolean that is NULL where that
+ * level leaves the kind; then the project's `settings.tracking` (of the project `projectId`
+ * names), then DEFAULT_TRACKING.
+ */
+export function trackingSql({
+  levels,
+  projectId,
+}: {
+  levels: Record<TrackingKind, string>[];
+  projectId: string;
+}): Record<(typeof TRACKING_COLUMN)[TrackingKind], string> {
+  const choice = perKind(
+    (kind) =>
+      `coalesce(${[
+        ...levels.map((level) => level[kind]),
+        `(SELECT (settings #>> '{tracking,${kind}}')::boolean FROM projects WHERE id = ${projectId})`,
+        String(DEFAULT_TRACKING[kind]),
+      ].join(', ')})`,
+  );
+  return { open_tracking: choice.opens, click_tracking: choice.clicks };
+}
+
+/** A level of trackingSql read from the row `alias` (a campaign's or a template's columns). */
+export const trackingLevelOf = (alias: string) =>
+  perKind((kind) => `${alias}.${TRACKING_COLUMN[kind]}`);
+
+/** A level of trackingSql: the setting of the template `templateId` names (NULL for none). */
+export const templateTrackingLevel = (templateId: string) =>
+  perKind((kind) => `(SELECT ${TRACKING_COLUMN[kind]} FROM templates WHERE id = ${templateId})`);
+
+/** A writer's own values that track nothing (a campaign's test send). */
+export const UNTRACKED_OUTBOX_VALUES = { open_tracking: 'false', click_tracking: 'false' } as const;
+
 /**
  * Joins the project's suppression of one address as `s`: a hash join in set-based statements, an
  * index probe for one recipient. `blockedReasonSql` reads it.
@@ -80,17 +135,24 @@ export const suppressionJoinSql = ({ projectId, email }: { projectId: string; em
 
 /**
  * Who may receive this mail: NULL when the recipient may, else why not: the reason the address
- * is on the suppression list (a bounce, a complaint...), or `unsubscribed` when being
- * unsubscribed blocks this mail (`unsubscribedBlocks`, a SQL boolean: marketing mail) and the
- * contact is (`subscribed`, a SQL boolean). Needs `suppressionJoinSql`'s `s`.
+ * is on the suppression list (a bounce, a complaint...); `unconfirmed` when the contact waits for
+ * its double opt-in confirmation (`awaitingOptIn`, a SQL boolean: `optInPendingSql` of the
+ * contact for campaign and workflow mail, of any type, which such a contact never gets; `false`
+ * for mail sent to the address on purpose: a send, a test send, the confirmation email itself);
+ * or `unsubscribed` when being unsubscribed blocks this mail (`unsubscribedBlocks`, a SQL
+ * boolean: marketing mail) and the contact is (`subscribed`, a SQL boolean). Needs
+ * `suppressionJoinSql`'s `s`.
  */
 export const blockedReasonSql = ({
   unsubscribedBlocks,
   subscribed,
+  awaitingOptIn,
 }: {
   unsubscribedBlocks: string;
   subscribed: string;
-}) => `coalesce(s.reason, CASE WHEN ${unsubscribedBlocks} AND NOT ${subscribed}
+  awaitingOptIn: string;
+}) => `coalesce(s.reason, CASE WHEN ${awaitingOptIn} THEN 'unconfirmed'
+                              WHEN ${unsubscribedBlocks} AND NOT ${subscribed}
                               THEN 'unsubscribed' END)`;
 
 /** The status an outbox row starts in, from `blockedReasonSql`'s answer. */
@@ -106,13 +168,15 @@ export const judgeRecipientSql = ({
   email,
   unsubscribedBlocks,
   subscribed,
+  awaitingOptIn,
 }: {
   projectId: string;
   email: string;
   unsubscribedBlocks: string;
   subscribed: string;
+  awaitingOptIn: string;
 }) => `${suppressionJoinSql({ projectId, email })}
-       CROSS JOIN LATERAL (SELECT ${blockedReasonSql({ unsubscribedBlocks, subscribed })} AS reason) r`;
+       CROSS JOIN LATERAL (SELECT ${blockedReasonSql({ unsubscribedBlocks, subscribed, awaitingOptIn })} AS reason) r`;
 
 /** The outbox columns `judgeRecipientSql`'s `r.reason` decides. */
 export const JUDGED_OUTBOX_VALUES = {

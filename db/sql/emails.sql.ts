@@ -1,5 +1,5 @@
 import type { EmailEngagement } from '../../domain/tracking/email-engagement.pure.js';
-import type { SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
+import type { BouncePolicy, SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
 import type { Sql } from './sql.js';
 
 /** What an `email.*` event says about its email. */
@@ -56,22 +56,27 @@ export async function noteEmailEngagement(
 
 export interface FeedbackEmailRow extends EmailEventSource {
   to_address: string;
+  /** The project's stored bounce policy (null or partial: bouncePolicyOf fills the defaults). */
+  bounce_policy: Partial<BouncePolicy> | null;
 }
 
 /**
- * The email a delivery report is about, by id or Message-ID, locked for the rest of the
- * transaction so concurrent reports about it apply one after another.
+ * The email a delivery report is about, by id or Message-ID, with its project's bounce policy,
+ * locked for the rest of the transaction so concurrent reports about it apply one after another.
  */
 export async function lockEmailForFeedback(
   sql: Sql,
   { emailId, messageId }: { emailId?: string; messageId?: string },
 ): Promise<FeedbackEmailRow | undefined> {
   const [row] = await sql.query<FeedbackEmailRow>(
-    `SELECT id, project_id, contact_id, subject, template_id, message_id, workflow_id, execution_id,
-            campaign_id, to_address FROM emails
-      WHERE ($1::uuid IS NOT NULL AND id = $1::uuid) OR ($2::text IS NOT NULL AND message_id = $2::text)
-      LIMIT 1 FOR UPDATE`,
+    `SELECT e.id, e.project_id, e.contact_id, e.subject, e.template_id, e.message_id, e.workflow_id,
+            e.execution_id, e.campaign_id, e.to_address, p.bounce_policy
+       FROM emails e JOIN projects p ON p.id = e.project_id
+      WHERE ($1::uuid IS NOT NULL AND e.id = $1::uuid)
+         OR ($2::text IS NOT NULL AND e.message_id = $2::text)
+      LIMIT 1 FOR UPDATE OF e`,
     [emailId ?? null, messageId ?? null],
+    'email-lock-for-feedback',
   );
   return row;
 }
@@ -98,6 +103,7 @@ export async function markEmailBounced(
     `UPDATE emails SET bounced_at = now(), status = 'BOUNCED'
       WHERE id = $1 AND bounced_at IS NULL RETURNING id`,
     [emailId],
+    'email-mark-bounced',
   );
   return rows.length > 0;
 }
@@ -146,6 +152,7 @@ export async function suppressAddress(
      VALUES ($1, $2, $3, $4, $5::jsonb, $6)
      ON CONFLICT (project_id, email) DO NOTHING`,
     [projectId, email, reason, source, detail === null ? null : JSON.stringify(detail), emailId],
+    'suppress-address',
   );
 }
 

@@ -11,15 +11,21 @@ export interface DispatchedBatch {
   started: number;
   /** SIGNAL commands written. */
   signalled: number;
+  /** Deliveries queued for the webhook endpoints that asked for these events. */
+  webhooks: number;
 }
+
+// An event's time as webhook bodies carry it (ISO 8601 UTC, milliseconds).
+const ISO_CREATED_AT = `to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * Dispatches up to `limit` events of the outbox of `queues`, oldest first, in ONE statement (so
  * one transaction): takes them out of the outbox (rows other dispatchers hold are skipped), and
  * for each writes an execution with its START command for every enabled workflow of its trigger
  * key that the reentry rule lets start for the contact, and a SIGNAL command for every RUNNING or
- * WAITING execution of the contact whose graph waits for an event of that name. Nothing is
- * written for an event that matches nothing. New executions belong to `queue`.
+ * WAITING execution of the contact whose graph waits for an event of that name, and a delivery
+ * for every enabled webhook endpoint of the project that asked for the event's name. Nothing is
+ * written for an event that matches nothing. New executions and deliveries belong to `queue`.
  */
 export async function dispatchEventBatch(
   sql: Sql,
@@ -63,14 +69,29 @@ export async function dispatchEventBatch(
          JOIN workflow_graphs g ON g.id = x.graph_id AND ev.name = ANY(g.wait_events)
         WHERE x.trigger_event_id IS DISTINCT FROM ev.event_id
        ON CONFLICT DO NOTHING
+       RETURNING 1),
+     webhook_deliveries_queued AS (
+       INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, type, payload, queue)
+       SELECT uuid_generate_v7(), ev.project_id, we.id, ev.event_id, e.name,
+              jsonb_build_object('type', e.name, 'timestamp', ${ISO_CREATED_AT}, 'data',
+                jsonb_build_object('id', e.id, 'name', e.name, 'createdAt', ${ISO_CREATED_AT},
+                  'contact', jsonb_build_object('id', c.id, 'email', c.email), 'data', e.data)),
+              $2
+         FROM claimed ev
+         JOIN webhook_endpoints we ON we.project_id = ev.project_id AND we.enabled
+                                  AND ev.name = ANY(we.event_types)
+         JOIN events e ON e.id = ev.event_id
+         LEFT JOIN contacts c ON c.id = ev.contact_id
+       ON CONFLICT DO NOTHING
        RETURNING 1)
      SELECT (SELECT count(*) FROM claimed)::int AS events,
             (SELECT count(*) FROM start_commands)::int AS started,
-            (SELECT count(*) FROM signal_commands)::int AS signalled`,
+            (SELECT count(*) FROM signal_commands)::int AS signalled,
+            (SELECT count(*) FROM webhook_deliveries_queued)::int AS webhooks`,
     [queues, queue, limit],
     'dispatch-events',
   );
-  return row ?? { events: 0, started: 0, signalled: 0 };
+  return row ?? { events: 0, started: 0, signalled: 0, webhooks: 0 };
 }
 
 export interface CommandRow {

@@ -48,21 +48,6 @@ export async function setJobTotal(
   await sql.query('UPDATE jobs SET total = $2 WHERE id = $1', [jobId, total]);
 }
 
-/**
- * Moves the job's progress from `from` to `to` with its counts so far, only if it still stands
- * at `from`: false means another attempt moved it (run in the transaction of the work counted).
- */
-export async function advanceJobProgress(
-  sql: Sql,
-  { jobId, from, to, result }: { jobId: string; from: number; to: number; result: JobResult },
-): Promise<boolean> {
-  const moved = await sql.query(
-    'UPDATE jobs SET processed = $2, result = $3 WHERE id = $1 AND processed = $4 RETURNING id',
-    [jobId, to, JSON.stringify(result), from],
-  );
-  return moved.length > 0;
-}
-
 /** RUNNING becomes COMPLETED, with the final progress and counts when given. */
 export async function completeJob(
   sql: Sql,

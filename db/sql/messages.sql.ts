@@ -27,6 +27,8 @@ export interface MessageRow {
   workflow_id: string | null;
   workflow_name: string | null;
   execution_id: string | null;
+  open_tracking: boolean;
+  click_tracking: boolean;
   created_at: Date;
   sent_at: Date | null;
   delivered_at: Date | null;
@@ -47,8 +49,8 @@ export async function findMessage(
             m.reply_to, m.subject, m.body, m.variables, m.message_id, m.error,
             m.suppression_reason, m.contact_id, c.email AS contact_email,
             m.campaign_id, cp.name AS campaign_name, m.template_id, t.name AS template_name,
-            m.workflow_id, w.name AS workflow_name, m.execution_id,
-            m.created_at, m.sent_at, m.delivered_at, m.opened_at, m.clicked_at, m.bounced_at,
+            m.workflow_id, w.name AS workflow_name, m.execution_id, m.open_tracking,
+            m.click_tracking, m.created_at, m.sent_at, m.delivered_at, m.opened_at, m.clicked_at, m.bounced_at,
             m.complained_at, m.unsubscribed_at
        FROM emails m
        LEFT JOIN contacts c ON c.id = m.contact_id

@@ -39,6 +39,7 @@ export const findProjectBySecretKeyHash = (
 // Children before the contacts they reference.
 const PROJECT_DATA_TABLES: readonly string[] = [
   'event_outbox',
+  'webhook_deliveries',
   'workflows',
   'campaigns',
   'events',

@@ -5,13 +5,18 @@ import {
 } from './contact-upsert.sql.js';
 import type { AcceptedEmailStatus, EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
+import type { TrackingKind } from '../../domain/tracking/tracking-choice.pure.js';
 import {
   insertEmailsSql,
   JUDGED_OUTBOX_VALUES,
   judgeRecipientSql,
+  templateTrackingLevel,
   templateVariablesSql,
+  trackingLevelOf,
+  trackingSql,
 } from './email-outbox.sql.js';
 import { namedParams } from './named-params.js';
+import { optInPendingSql } from './opt-in-state.sql.js';
 import type { Sql } from './sql.js';
 
 export interface SendTemplateRow {
@@ -63,6 +68,8 @@ export interface QueuedEmailRow {
   variables: Record<string, unknown>;
   attachmentIds: string[];
   deliveryQueue: string;
+  /** The send's own `tracking`: a kind left out (or null) goes to the template, then the project. */
+  tracking?: Partial<Record<TrackingKind, boolean | null>>;
 }
 
 /**
@@ -89,6 +96,12 @@ const EMAIL = namedParams(
   { first: 5 },
 );
 
+/** The send's own tracking setting (NULL where it gives none), after EMAIL's. */
+const SEND_TRACKING = namedParams(
+  { opens: 'boolean', clicks: 'boolean' } satisfies Record<TrackingKind, string>,
+  { first: 5 + EMAIL.names.length },
+);
+
 /** Built once: the statement text is the same for every send (and prepared by name). */
 const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
      queued AS (
@@ -106,6 +119,10 @@ const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
              id: 'f.id',
            }),
            created_at: 'now()',
+           ...trackingSql({
+             levels: [SEND_TRACKING.$, templateTrackingLevel(EMAIL.$.template_id)],
+             projectId: '$2::uuid',
+           }),
          },
          from: `FROM flagged f
                 ${judgeRecipientSql({
@@ -113,6 +130,8 @@ const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
                   email: 'f.email',
                   unsubscribedBlocks: `${EMAIL.$.type} = 'MARKETING'`,
                   subscribed: 'f.subscribed',
+                  // Sent to the address on purpose by the project's own server.
+                  awaitingOptIn: 'false',
                 })}`,
          returning: 'id, contact_id, status',
        })}
@@ -168,6 +187,10 @@ export async function upsertContactAndQueueEmail(
         attachment_ids: email.attachmentIds,
         delivery_queue: email.deliveryQueue,
       }),
+      ...SEND_TRACKING.values({
+        opens: email.tracking?.opens ?? null,
+        clicks: email.tracking?.clicks ?? null,
+      }),
     ],
     'queue-email',
   );
@@ -217,6 +240,7 @@ const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
            workflow_id: STEP_EMAIL.$.workflowId,
            execution_id: STEP_EMAIL.$.executionId,
            step_id: STEP_EMAIL.$.stepId,
+           ...trackingSql({ levels: [trackingLevelOf('t')], projectId: STEP_EMAIL.$.projectId }),
          },
          from: `FROM contacts c
                 JOIN templates t
@@ -226,6 +250,7 @@ const QUEUE_EXECUTION_EMAIL_SQL = `WITH queued AS (
                   email: 'c.email',
                   unsubscribedBlocks: "t.type = 'MARKETING'",
                   subscribed: 'c.subscribed',
+                  awaitingOptIn: optInPendingSql('c'),
                 })}
                WHERE c.id = ${STEP_EMAIL.$.contactId} AND c.project_id = ${STEP_EMAIL.$.projectId}`,
          onConflict:

@@ -1,8 +1,8 @@
 import type { SqlFragment } from '../../domain/segments/filter/compile-sql.pure.js';
-import type { ContactRow } from './contacts.sql.js';
+import { contactColumns, type ContactRow } from './contacts.sql.js';
 import type { Sql } from './sql.js';
 
-const CONTACT_COLUMNS = 'c.id, c.email, c.subscribed, c.data, c.created_at, c.updated_at';
+const CONTACT_COLUMNS = contactColumns('c');
 
 /** How many of the project's contacts match `where` (a compiled filter over `contacts c`). */
 export async function countMatchingContacts(

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 
 /**
  * Hand-written SQL over the `pg` driver with server-side bind parameters ($1, $2...). Hot
@@ -14,6 +17,11 @@ export interface Sql {
    * a statement that must run the moment something outside happens, without waiting for the pool.
    */
   connection<T>(work: (held: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `text` (a `COPY ... FROM STDIN`) with `chunks` as its data, streamed with backpressure;
+   * answers the rows copied. An error thrown by `chunks` aborts the COPY.
+   */
+  copyFrom(text: string, chunks: AsyncIterable<string>): Promise<number>;
 }
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -70,6 +78,15 @@ function over(client: Queryable, mode: 'pool' | 'held' | 'transaction'): Sql {
     async connection<T>(work: (held: Sql) => Promise<T>): Promise<T> {
       if (mode !== 'pool') return work(this);
       return checkedOut(client as pg.Pool, (connection) => work(over(connection, 'held')));
+    },
+    async copyFrom(text: string, chunks: AsyncIterable<string>): Promise<number> {
+      const copy = async (connection: pg.PoolClient): Promise<number> => {
+        const stream = connection.query(copyFromStdin(text));
+        await pipeline(Readable.from(chunks, { objectMode: false }), stream);
+        return stream.rowCount;
+      };
+      if (mode === 'pool') return checkedOut(client as pg.Pool, copy);
+      return copy(client as pg.PoolClient);
     },
   };
 }

@@ -22,6 +22,17 @@ export const AUTH_LIMITS = {
   /** Password-reset and verification emails asked for, per email address. */
   accountEmailsPerAddress: { max: 5, windowSeconds: HOUR },
   accountEmailsPerIp: { max: 20, windowSeconds: HOUR },
+  /**
+   * Failed SMTP submission AUTHs (a wrong or public key) per client address. The username is
+   * free text and the keys are random, so the address is the only subject worth counting.
+   */
+  smtpAuthFailuresPerIp: { max: 10, windowSeconds: 15 * MINUTE },
+  /**
+   * Public signup-form subscriptions (POST /v1/subscribe with the public key) and new
+   * confirmation links asked for from an expired one, per project and client address: each can
+   * send a double opt-in confirmation email.
+   */
+  subscribeRequestsPerIp: { max: 20, windowSeconds: HOUR },
 } as const satisfies Record<string, AttemptLimit>;
 
 export type AuthLimitName = keyof typeof AUTH_LIMITS;

@@ -78,7 +78,17 @@ export const signupBuckets = (email: string, ip: string): AttemptBucket[] => [
   { limit: 'signupsPerIp', subject: ip },
 ];
 
+/** Failed SMTP submission logins from a client address. */
+export const smtpAuthBuckets = (ip: string): AttemptBucket[] => [
+  { limit: 'smtpAuthFailuresPerIp', subject: ip },
+];
+
 export const accountEmailBuckets = (email: string, ip: string): AttemptBucket[] => [
   { limit: 'accountEmailsPerAddress', subject: email },
   { limit: 'accountEmailsPerIp', subject: ip },
+];
+
+/** A project's public subscription requests from one client address (double opt-in mail). */
+export const subscribeBuckets = (projectId: string, ip: string): AttemptBucket[] => [
+  { limit: 'subscribeRequestsPerIp', subject: `${projectId}:${ip}` },
 ];

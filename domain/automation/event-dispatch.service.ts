@@ -212,6 +212,7 @@ export async function runDispatchLane({
   leaseSeconds = 30,
   idlePollMs = 1000,
   onProgress = () => undefined,
+  onWebhooksQueued = () => undefined,
 }: StepRunDeps & {
   engine: WorkflowEngine;
   wakeups: QueueWakeups;
@@ -224,6 +225,8 @@ export async function runDispatchLane({
   leaseSeconds?: number;
   idlePollMs?: number;
   onProgress?: (report: DispatchReport) => void;
+  /** Deliveries to webhook endpoints were queued (the lane's webhook sender may start on them). */
+  onWebhooksQueued?: () => void;
 }): Promise<DispatchReport> {
   const report: DispatchReport = {
     events: 0,
@@ -242,6 +245,7 @@ export async function runDispatchLane({
       limit: eventBatchSize,
     });
     report.events += batch.events;
+    if (batch.webhooks > 0) onWebhooksQueued();
     const commands = await claimCommands(sql, { queue, limit: commandBatchSize, leaseSeconds });
     if (commands.length > 0) {
       const { done, failed } = await carryOut({

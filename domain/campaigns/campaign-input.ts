@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { filterInput } from '../segments/filter/filter-input.js';
 import { noLineBreaks } from '../sending/single-line-text.js';
 import { SUBJECT_MAX } from '../sending/send-limits.pure.js';
+import { trackingOverride } from '../tracking/tracking-input.pure.js';
 import { AUDIENCE_TYPES } from './campaign-status.pure.js';
 
 // A campaign's input, declared once: the route validates with these schemas and the use cases
@@ -27,6 +28,7 @@ export const campaignBody = z.object({
   segmentId: z.uuid().nullable().optional().meta({ description: 'Required for SEGMENT' }),
   audienceFilter: filterInput.optional().meta({ description: 'Required for FILTERED' }),
   audienceCondition: filterInput.optional().meta({ description: 'Alias of audienceFilter' }),
+  tracking: trackingOverride.optional(),
 });
 export type CampaignBody = z.infer<typeof campaignBody>;
 

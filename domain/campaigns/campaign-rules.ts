@@ -17,6 +17,7 @@ import { segmentDefinitions } from '../segments/segments.service.js';
 import { conflict, notFound, validationError, type FieldError } from '../shared/errors.js';
 import type { QueueNotifier, WorkflowEngine } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
+import { storedTracking } from '../tracking/tracking-choice.pure.js';
 import type { CampaignInput } from './campaign-input.js';
 import type { CampaignStatus } from './campaign-status.pure.js';
 
@@ -103,6 +104,8 @@ export async function settleContent({
     audienceType: input.audienceType,
     segmentId: input.audienceType === 'SEGMENT' ? (input.segmentId ?? null) : null,
     audienceFilter: input.audienceType === 'FILTERED' ? (input.audienceFilter ?? null) : null,
+    // Its own setting only: the template's is read when each email is queued.
+    tracking: storedTracking(input.tracking),
     references,
   };
 }

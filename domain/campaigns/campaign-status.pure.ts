@@ -29,6 +29,11 @@ export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 export const RECIPIENT_STATUSES = ['PENDING', 'QUEUED', 'SKIPPED', 'CANCELLED'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
-/** Why a recipient got no email. */
-export const RECIPIENT_SKIP_REASONS = ['unsubscribed', 'suppressed', 'deleted'] as const;
+/** Why a recipient got no email (`unconfirmed`: waiting for its double opt-in confirmation). */
+export const RECIPIENT_SKIP_REASONS = [
+  'unsubscribed',
+  'unconfirmed',
+  'suppressed',
+  'deleted',
+] as const;
 export type RecipientSkipReason = (typeof RECIPIENT_SKIP_REASONS)[number];

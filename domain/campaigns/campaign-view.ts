@@ -1,4 +1,5 @@
 import type { CampaignRow } from '../../db/sql/campaigns.sql.js';
+import type { TrackingKind } from '../tracking/tracking-choice.pure.js';
 import type { AudienceType, CampaignStatus } from './campaign-status.pure.js';
 
 // The campaign as the API shows it.
@@ -18,6 +19,8 @@ export interface CampaignView {
   audienceType: AudienceType;
   segmentId: string | null;
   audienceFilter: Record<string, unknown> | null;
+  /** Its own setting; null where the template's, then the project's decides. */
+  tracking: Record<TrackingKind, boolean | null>;
   status: CampaignStatus;
   scheduledAt: string | null;
   startedAt: string | null;
@@ -45,6 +48,7 @@ export function toCampaignView(row: CampaignRow): CampaignView {
     audienceType: row.audience_type,
     segmentId: row.segment_id,
     audienceFilter: row.audience_filter,
+    tracking: { opens: row.open_tracking, clicks: row.click_tracking },
     status: row.status,
     scheduledAt: iso(row.scheduled_at),
     startedAt: iso(row.started_at),

@@ -70,6 +70,7 @@ export async function duplicateCampaign({
       audienceType: source.audience_type,
       segmentId: source.segment_id,
       audienceFilter: filter,
+      tracking: { opens: source.open_tracking, clicks: source.click_tracking },
       references,
     },
   });

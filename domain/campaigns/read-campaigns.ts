@@ -2,10 +2,10 @@ import {
   campaignStats as campaignStatsRows,
   countCampaigns,
   listCampaignRows,
-  type CampaignEmailFigureCounts,
 } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { rate } from '../shared/rates.pure.js';
+import { engagementRates, type EngagementCounts } from './engagement-rates.js';
 import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import type { CampaignStatus } from './campaign-status.pure.js';
 import { toCampaignView, type CampaignView } from './campaign-view.js';
@@ -37,7 +37,7 @@ export const listCampaigns = ({
     view: toCampaignView,
   });
 
-export interface CampaignStats extends CampaignEmailFigureCounts {
+export interface CampaignStats extends EngagementCounts {
   recipients: number;
   failed: number;
   skipped: number;
@@ -46,8 +46,9 @@ export interface CampaignStats extends CampaignEmailFigureCounts {
   /** Recipients waiting to be queued, and emails waiting for SMTP. */
   pending: number;
   queued: number;
-  openRate: number;
-  clickRate: number;
+  /** Null when the campaign's emails did not track it ("not tracked", not 0 %). */
+  openRate: number | null;
+  clickRate: number | null;
   bounceRate: number;
 }
 
@@ -73,8 +74,7 @@ export async function getCampaignStats({
     cancelled: s.unqueued_cancelled + s.cancelled,
     pending: s.pending,
     queued: s.queued,
-    openRate: rate(s.opened, s.sent),
-    clickRate: rate(s.clicked, s.sent),
+    ...engagementRates(s),
     bounceRate: rate(s.bounced, s.sent),
   };
 }

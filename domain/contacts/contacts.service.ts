@@ -13,6 +13,7 @@ import { newId } from '../shared/ids.js';
 import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { normaliseEmail, sortData } from './data-rules.pure.js';
+import type { SubscriptionState } from './subscription-state.pure.js';
 
 export async function upsertContact({
   sql,
@@ -119,15 +120,17 @@ export async function listContacts({
   projectId,
   search,
   subscribed,
+  state,
   ...page
 }: PageRequest & {
   sql: Sql;
   projectId: string;
   search?: string;
   subscribed?: boolean;
+  state?: SubscriptionState;
 }): Promise<CursorPage<ContactView>> {
   const matching = search ? search.trim().toLowerCase() : undefined;
-  const filter = { projectId, search: matching, subscribed };
+  const filter = { projectId, search: matching, subscribed, state };
   return newestFirstPage(page, {
     rows: (after) => listContactRows(sql, { ...filter, ...after }),
     count: () => countContacts(sql, filter),

@@ -1,5 +1,10 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
+import {
+  confirmationRequired,
+  upsertAskingConfirmation,
+  type OptInMail,
+} from '../contacts/opt-in-request.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -25,6 +30,10 @@ export interface TrackResult {
  * its event) and the event is recorded, all in one statement; the events table's trigger puts it
  * in the automation outbox, and the dispatcher is woken. Every call records a new event; an
  * Idempotency-Key makes a retry a 409 instead.
+ *
+ * The public key cannot subscribe anyone by itself when the project asks for a confirmation
+ * (double opt-in): a new contact it creates (unless `subscribed: false`) and a contact it sends
+ * `subscribed: true` for are asked to confirm by email instead, once while they wait.
  */
 export async function trackEvent({
   sql,
@@ -32,6 +41,7 @@ export async function trackEvent({
   projectId,
   input,
   idempotencyKey,
+  confirmation,
 }: {
   sql: Sql;
   /** The task queue whose dispatcher takes this API's events, and its wake-up. */
@@ -39,6 +49,8 @@ export async function trackEvent({
   projectId: string;
   input: TrackInput;
   idempotencyKey?: string;
+  /** Set when the caller is the public key: how a confirmation email would be sent. */
+  confirmation?: OptInMail;
 }): Promise<TrackResult> {
   const name = input.event.trim();
   if (isReservedEventName(name)) {
@@ -50,27 +62,44 @@ export async function trackEvent({
   }
   const sorted = sortData(input.data);
   const eventId = newId();
-  const [row] = await withIdempotencyKey(
+  const contact = {
+    id: newId(),
+    email: normaliseEmail(input.email),
+    set: sorted.set,
+    unset: sorted.unset,
+    flipEventId: newId(),
+  };
+  const event = { id: eventId, name, data: eventData(sorted) };
+  const asking =
+    confirmation !== undefined &&
+    input.subscribed !== false &&
+    (await confirmationRequired({ sql, projectId }));
+  const { row, confirmationQueued } = await withIdempotencyKey(
     { sql, projectId, key: idempotencyKey, scope: 'track' },
-    (tx) =>
-      upsertContacts(tx, {
+    async (tx) => {
+      if (asking) {
+        return upsertAskingConfirmation({
+          sql: tx,
+          mail: confirmation,
+          projectId,
+          contact,
+          source: 'track',
+          event,
+          asks: (upserted) => input.subscribed === true || upserted.inserted,
+          resend: false,
+        });
+      }
+      const [upserted] = await upsertContacts(tx, {
         projectId,
         defaultSubscribed: true,
         source: 'track',
-        rows: [
-          {
-            id: newId(),
-            email: normaliseEmail(input.email),
-            subscribed: input.subscribed ?? null,
-            set: sorted.set,
-            unset: sorted.unset,
-            event: { id: eventId, name, data: eventData(sorted) },
-            flipEventId: newId(),
-          },
-        ],
-      }),
+        rows: [{ ...contact, subscribed: input.subscribed ?? null, event }],
+      });
+      return { row: upserted, confirmationQueued: false };
+    },
   );
   if (!row) throw new Error('The contact upsert returned no row');
   dispatch.dispatchNotifier.queued(dispatch.queue);
+  if (confirmationQueued) confirmation?.queueNotifier.queued(confirmation.deliveryQueue);
   return { contact: row.id, event: eventId, timestamp: new Date(row.updated_at).toISOString() };
 }

@@ -1,14 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
-import {
-  findReportedEmail,
-  findReturnPathProject,
-  insertDeliveryReport,
-} from '../../db/sql/delivery-reports.sql.js';
+import { findReturnPathProject, insertDeliveryReport } from '../../db/sql/delivery-reports.sql.js';
+import { lockEmailForFeedback } from '../../db/sql/emails.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { normaliseDomain } from '../domains/dns-records.pure.js';
-import { applyDeliveryFeedback } from '../sending/delivery-feedback.service.js';
+import { applyFeedbackToEmail } from '../sending/delivery-feedback.service.js';
 import type { Feedback } from '../sending/delivery-feedback.pure.js';
 import { readReturnPathToken } from '../sending/return-path.js';
 import { assertNever } from '../shared/assert-never.pure.js';
@@ -66,12 +63,53 @@ export async function parseReturnedMessage(raw: Buffer): Promise<ReturnedMessage
   };
 }
 
+/** Report directories known to exist (one per project): a mkdir per report is two syscalls. */
+const madeDirectories = new Set<string>();
+
+/** The raw message under DATA_DIR; a directory a project reset removed is made again. */
+async function keepMessage({
+  dataDir,
+  projectId,
+  storageKey,
+  raw,
+}: {
+  dataDir: string;
+  projectId: string;
+  storageKey: string;
+  raw: Buffer;
+}): Promise<void> {
+  const directory = path.join(dataDir, 'reports', projectId);
+  const file = path.join(dataDir, storageKey);
+  if (madeDirectories.has(directory)) {
+    try {
+      await writeFile(file, raw);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  await mkdir(directory, { recursive: true });
+  madeDirectories.add(directory);
+  await writeFile(file, raw);
+}
+
 type Decision = { outcome: ReportOutcome; reason: string | null; feedback?: Feedback };
 
 const undetermined = (reason: string): Decision => ({ outcome: 'undetermined', reason });
 
-/** What a reading of a report about the email sent to `to` asks for. */
-function decide(reading: ReportReading, to: string): Decision {
+/**
+ * What a reading of a report about the email sent to `to` asks for; the evidence names the
+ * report (`reportId`), so the event and the suppression lead back to the message.
+ */
+function decide({
+  reading,
+  to,
+  reportId,
+}: {
+  reading: ReportReading;
+  to: string;
+  reportId: string;
+}): Decision {
   switch (reading.format) {
     case 'auto_reply':
       return { outcome: 'ignored', reason: 'An automatic reply' };
@@ -87,7 +125,11 @@ function decide(reading: ReportReading, to: string): Decision {
         reason: null,
         feedback: {
           type: 'complained',
-          evidence: { source: 'arf', diagnostic: `Feedback-Type: ${reading.feedbackType}` },
+          evidence: {
+            source: 'arf',
+            diagnostic: `Feedback-Type: ${reading.feedbackType}`,
+            reportId,
+          },
         },
       };
     case 'dsn':
@@ -103,7 +145,12 @@ function decide(reading: ReportReading, to: string): Decision {
         feedback: {
           type: 'bounced',
           bounceType: failure.bounceType,
-          evidence: { source: 'dsn', ...(status && { status }), ...(diagnostic && { diagnostic }) },
+          evidence: {
+            source: 'dsn',
+            ...(status && { status }),
+            ...(diagnostic && { diagnostic }),
+            reportId,
+          },
         },
       };
     }
@@ -114,10 +161,10 @@ function decide(reading: ReportReading, to: string): Decision {
 /**
  * Keeps and reads a message that reached a return-path address: the raw message under DATA_DIR
  * (reports/<project>/<report id>.eml) first, then, when its token names an email of the project
- * and it reads as a bounce or complaint of that email's recipient, the feedback applied through
- * applyDeliveryFeedback (once: a repeat is `repeated`). Every message gets a `delivery_reports`
- * row with what became of it; a forged token, an unreadable report or one naming another
- * recipient is `undetermined` and changes nothing else.
+ * and it reads as a bounce or complaint of that email's recipient, the feedback applied as
+ * applyDeliveryFeedback applies it (once: a repeat is `repeated`). Every message gets a
+ * `delivery_reports` row with what became of it; a forged token, an unreadable report or one
+ * naming another recipient is `undetermined` and changes nothing else.
  */
 export async function receiveReport({
   sql,
@@ -133,43 +180,55 @@ export async function receiveReport({
 }): Promise<{ reportId: string; outcome: ReportOutcome }> {
   const id = newId();
   const storageKey = path.posix.join('reports', projectId, `${id}.eml`);
-  await mkdir(path.join(dataDir, 'reports', projectId), { recursive: true });
-  await writeFile(path.join(dataDir, storageKey), raw);
+  await keepMessage({ dataDir, projectId, storageKey, raw });
   const token = recipient.slice(0, recipient.lastIndexOf('@'));
   const emailId = readReturnPathToken({ token, secret });
-  const email = emailId ? await findReportedEmail(sql, { projectId, emailId }) : undefined;
-  let format: ReportFormat = 'unknown';
-  let decision: Decision;
-  if (!email) {
-    decision = undetermined('The address names no email of this project');
-  } else {
-    let reading: ReportReading;
-    try {
-      reading = readReport(await parseReturnedMessage(raw));
-    } catch {
-      reading = { format: 'unknown', reason: 'The message cannot be parsed' };
+  const keep = (
+    tx: Sql,
+    kept: Decision,
+    about: { emailId: string; format: ReportFormat } | undefined,
+  ) =>
+    insertDeliveryReport(tx, {
+      id,
+      projectId,
+      emailId: about?.emailId ?? null,
+      recipient: storableText(recipient).slice(0, 320),
+      format: about?.format ?? 'unknown',
+      outcome: kept.outcome,
+      reason: kept.reason && storableText(kept.reason).slice(0, 500),
+      storageKey,
+    });
+  const nobody = undetermined('The address names no email of this project');
+  if (!emailId) {
+    await keep(sql, nobody, undefined);
+    return { reportId: id, outcome: nobody.outcome };
+  }
+  // Read before the email is locked, so the lock lasts a few statements.
+  let reading: ReportReading;
+  try {
+    reading = readReport(await parseReturnedMessage(raw));
+  } catch {
+    reading = { format: 'unknown', reason: 'The message cannot be parsed' };
+  }
+  // The email (with its recipient), the change and the row that tells of it in one transaction:
+  // one commit per report, and the row says `applied` only when the change was made.
+  return sql.transaction(async (tx) => {
+    const email = await lockEmailForFeedback(tx, { emailId });
+    if (email?.project_id !== projectId) {
+      await keep(tx, nobody, undefined);
+      return { reportId: id, outcome: nobody.outcome };
     }
-    format = reading.format;
-    decision = decide(reading, email.to_address.toLowerCase());
+    let decision = decide({ reading, to: email.to_address.toLowerCase(), reportId: id });
     if (decision.feedback) {
-      const { applied } = await applyDeliveryFeedback({
-        sql,
-        emailId: emailId as string,
+      const { applied } = await applyFeedbackToEmail({
+        tx,
+        email,
         // Words from elsewhere: NULs and lone surrogates (PostgreSQL cannot store them) cleaned.
         feedback: cleanStorableText(decision.feedback),
       });
       if (!applied) decision = { outcome: 'repeated', reason: 'Already applied' };
     }
-  }
-  await insertDeliveryReport(sql, {
-    id,
-    projectId,
-    emailId: email ? (emailId as string) : null,
-    recipient: storableText(recipient).slice(0, 320),
-    format,
-    outcome: decision.outcome,
-    reason: decision.reason && storableText(decision.reason).slice(0, 500),
-    storageKey,
+    await keep(tx, decision, { emailId, format: reading.format });
+    return { reportId: id, outcome: decision.outcome };
   });
-  return { reportId: id, outcome: decision.outcome };
 }

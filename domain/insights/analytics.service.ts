@@ -5,8 +5,8 @@ import {
   topCustomEvents,
   type CampaignFiguresRow,
 } from '../../db/sql/analytics.sql.js';
-import type { CampaignEmailFigureCounts } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { engagementRates, type EngagementCounts } from '../campaigns/engagement-rates.js';
 import { rate } from '../shared/rates.pure.js';
 import {
   ACTIVITY_EVENT,
@@ -58,13 +58,14 @@ export async function timeseries({
   };
 }
 
-export interface CampaignFigures extends CampaignEmailFigureCounts {
+export interface CampaignFigures extends EngagementCounts {
   id: string;
   name: string;
   status: string;
   startedAt: string | null;
-  openRate: number;
-  clickRate: number;
+  /** Null when the campaign's emails did not track it. */
+  openRate: number | null;
+  clickRate: number | null;
   bounceRate: number;
 }
 
@@ -81,8 +82,7 @@ function toFigures(row: CampaignFiguresRow): CampaignFigures {
     bounced: row.bounced,
     complained: row.complained,
     unsubscribed: row.unsubscribed,
-    openRate: rate(row.opened, row.sent),
-    clickRate: rate(row.clicked, row.sent),
+    ...engagementRates(row),
     bounceRate: rate(row.bounced, row.sent),
   };
 }

@@ -4,6 +4,7 @@ import type { EmailStatus } from '../sending/email-status.pure.js';
 import type { EmailType } from '../sending/email-type.pure.js';
 import { notFound } from '../shared/errors.js';
 import { renderTemplate } from '../templates/template-engine.js';
+import type { TrackingChoice } from '../tracking/tracking-choice.pure.js';
 
 /** The most events a message's timeline lists (an open is recorded on every fetch). */
 export const MESSAGE_EVENTS_MAX = 100;
@@ -24,6 +25,8 @@ export interface MessageView {
   template: { id: string; name: string } | null;
   workflow: { id: string; name: string } | null;
   executionId: string | null;
+  /** What it tracks, chosen when it was queued. */
+  tracking: TrackingChoice;
   timestamps: {
     queuedAt: string | null;
     sentAt: string | null;
@@ -93,6 +96,7 @@ export async function getMessage({
     template: named(row.template_id, row.template_name),
     workflow: named(row.workflow_id, row.workflow_name),
     executionId: row.execution_id,
+    tracking: { opens: row.open_tracking, clicks: row.click_tracking },
     timestamps: {
       queuedAt: iso(row.created_at),
       sentAt: iso(row.sent_at),

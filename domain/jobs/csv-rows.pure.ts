@@ -69,13 +69,17 @@ export function parseImportRow(columns: string[], record: string[], row: number)
   return { ok: true, value: { row, email, subscribed, set: sortData(data).set } };
 }
 
-/** Rows of one batch merged by email (later cells win), so one statement writes each contact once. */
+/**
+ * Rows of one batch merged by email (later cells win), so one statement writes each contact once.
+ * The rows given are not changed (a row is copied before a later one is merged into it).
+ */
 export function mergeByEmail(rows: ImportRow[]): { row: ImportRow; occurrences: number }[] {
   const merged = new Map<string, { row: ImportRow; occurrences: number }>();
   for (const row of rows) {
     const seen = merged.get(row.email);
-    if (!seen) merged.set(row.email, { row: { ...row, set: { ...row.set } }, occurrences: 1 });
+    if (!seen) merged.set(row.email, { row, occurrences: 1 });
     else {
+      if (seen.occurrences === 1) seen.row = { ...seen.row, set: { ...seen.row.set } };
       seen.occurrences += 1;
       Object.assign(seen.row.set, row.set);
       if (row.subscribed !== null) seen.row.subscribed = row.subscribed;

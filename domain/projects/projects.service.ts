@@ -5,6 +5,7 @@ import {
   findProjectBySecretKeyHash,
 } from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { removeReportMessages } from '../inbound/delivery-reports.service.js';
 import { forbidden, notFound, requireFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import {
@@ -16,7 +17,11 @@ import {
   type ProjectKeys,
 } from './api-keys.js';
 import type { KeyKind } from './key-kind.pure.js';
-import { projectSettings, type ProjectSettings } from './project-settings.pure.js';
+import {
+  mergeProjectSettings,
+  projectSettings,
+  type ProjectSettings,
+} from './project-settings.pure.js';
 import { roleAtLeast, whoMay, type ProjectRole } from './roles.pure.js';
 
 export interface ProjectView {
@@ -24,7 +29,7 @@ export interface ProjectView {
   name: string;
   publicKey: string;
   secretKey: string;
-  settings: Required<ProjectSettings>;
+  settings: ReturnType<typeof projectSettings>;
   disabled: boolean;
   role?: ProjectRole;
   createdAt: string;
@@ -106,7 +111,7 @@ export async function updateProject({
 }): Promise<Project> {
   const project = await getProject({ em, projectId });
   if (name !== undefined) project.name = name;
-  if (settings !== undefined) project.settings = { ...project.settings, ...settings };
+  if (settings !== undefined) project.settings = mergeProjectSettings(project.settings, settings);
   await em.flush();
   return project;
 }
@@ -128,26 +133,33 @@ export async function regenerateKeys({
   return { project, keys };
 }
 
+/** Wipes the project's rows, and the raw report messages kept for them under `dataDir`. */
 export async function resetProject({
   sql,
   projectId,
+  dataDir,
 }: {
   sql: Sql;
   projectId: string;
+  dataDir: string;
 }): Promise<void> {
   if (!(await deleteProjectData(sql, { projectId }))) throw notFound('Project');
+  await removeReportMessages({ dataDir, projectId });
 }
 
 export async function deleteProject({
   em,
   projectId,
+  dataDir,
 }: {
   em: Em;
   projectId: string;
+  dataDir: string;
 }): Promise<void> {
   const project = await getProject({ em, projectId });
   // Foreign keys cascade from projects to every project-owned row.
   await em.removeAndFlush(project);
+  await removeReportMessages({ dataDir, projectId });
 }
 
 export interface KeyIdentity {

@@ -10,9 +10,11 @@ import {
 import type { Sql } from '../../db/sql/sql.js';
 import { decryptSecret } from '../shared/encryption.js';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../shared/ports.js';
+import { confirmationLink } from '../contacts/confirmation-link.js';
 import { renderTemplate } from '../templates/template-engine.js';
 import { signLinkToken } from '../tracking/tokens.js';
 import { returnPathAddress } from './return-path.js';
+import { KEPT_MESSAGE_ID_HEADER } from './send-request.pure.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 import type { DeliveryOutcome } from './email-status.pure.js';
 import type { BounceEvidence } from './delivery-feedback.pure.js';
@@ -41,16 +43,15 @@ function dkimKey(encrypted: string, encryptionKey: string): KeyObject {
 const SIGNED_HEADERS =
   'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:List-Unsubscribe:List-Unsubscribe-Post';
 
-/** Marks a queued email FAILED (render error, permanent SMTP refusal, retries exhausted). */
-export async function failEmail({
-  sql,
-  emailId,
-  error,
-}: {
+/** An email that will not be delivered, and why. */
+export interface EmailFailure {
   sql: Sql;
   emailId: string;
   error: string;
-}): Promise<void> {
+}
+
+/** Marks a queued email FAILED (render error, permanent SMTP refusal, retries exhausted). */
+export async function failEmail({ sql, emailId, error }: EmailFailure): Promise<void> {
   await markEmailFailed(sql, {
     emailId,
     error: error.slice(0, 1000),
@@ -60,7 +61,7 @@ export async function failEmail({
 
 /**
  * Renders an email into the message SMTP gets: template variables with the contact's
- * subscription links, tracked links and the open pixel when the project tracks, the one-click
+ * subscription links, tracked links and the open pixel as chosen when it was queued, the one-click
  * unsubscribe headers on marketing mail, a text part and the domain's DKIM key. A template that
  * fails to render answers `failed` with the reason.
  */
@@ -83,6 +84,13 @@ export async function composeMessage({
         unsubscribeUrl: `${publicUrl}/unsubscribe/${subscription}`,
         subscribeUrl: `${publicUrl}/subscribe/${subscription}`,
         manageUrl: `${publicUrl}/manage/${subscription}`,
+        // Confirms a contact that waits for its double opt-in confirmation; nothing otherwise.
+        confirmUrl: confirmationLink({
+          secret: encryptionKey,
+          publicUrl,
+          projectId: row.project_id,
+          contactId: row.contact_id as string,
+        }),
       }
     : {};
   const variables = { ...row.variables, ...links };
@@ -97,7 +105,7 @@ export async function composeMessage({
   const attachments = row.attachment_ids.length
     ? await findAttachments(sql, { ids: row.attachment_ids })
     : [];
-  if (row.tracking_enabled) {
+  if (row.click_tracking) {
     html = rewriteLinks(
       html,
       (url) => `${publicUrl}/t/c/${signLinkToken({ k: 'c', e: row.id, u: url }, encryptionKey)}`,
@@ -107,13 +115,14 @@ export async function composeMessage({
   // The text part has the HTML part's (tracked) links but never the pixel: a text-only reader
   // would see its address, and following it would count an open.
   const text = htmlToText(html);
-  if (row.tracking_enabled) {
+  if (row.open_tracking) {
     html = addOpenPixel(
       html,
       `${publicUrl}/t/o/${signLinkToken({ k: 'o', e: row.id }, encryptionKey)}`,
     );
   }
-  const headers = { ...row.headers };
+  // A message submitted over SMTP keeps its own Message-ID, queued among its headers.
+  const { [KEPT_MESSAGE_ID_HEADER]: keptMessageId, ...headers } = row.headers;
   if (row.type === 'MARKETING' && links.unsubscribeUrl) {
     headers['List-Unsubscribe'] = `<${links.unsubscribeUrl}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
@@ -129,7 +138,7 @@ export async function composeMessage({
       text,
       replyTo: row.reply_to ?? undefined,
       headers,
-      messageId: `<${row.id}@${senderDomain}>`,
+      messageId: keptMessageId ?? `<${row.id}@${senderDomain}>`,
       // Bounces and complaints come back to an address naming this email; until the domain's
       // return-path MX is in place, they go to the From address as before.
       envelope: row.return_path_host
@@ -174,15 +183,7 @@ const relayEvidence = (error: MailDeliveryError): BounceEvidence => ({
  * An email whose retries ran out (temporary refusals for a day): FAILED with the last reason,
  * and a soft bounce of the address it never reached.
  */
-export async function giveUpOnEmail({
-  sql,
-  emailId,
-  error,
-}: {
-  sql: Sql;
-  emailId: string;
-  error: string;
-}): Promise<void> {
+export async function giveUpOnEmail({ sql, emailId, error }: EmailFailure): Promise<void> {
   await failEmail({ sql, emailId, error });
   await applyDeliveryFeedback({
     sql,

@@ -18,6 +18,8 @@ export interface BounceEvidence {
   status?: string;
   /** The relay's or the report's own words, cut to 500 characters. */
   diagnostic?: string;
+  /** For a report read at the return path (dsn, arf): its `delivery_reports` id. */
+  reportId?: string;
 }
 
 export type Feedback =

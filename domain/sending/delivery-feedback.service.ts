@@ -7,8 +7,8 @@ import {
   markEmailDelivered,
   markEmailSoftBounced,
   suppressAddress,
+  type FeedbackEmailRow,
 } from '../../db/sql/emails.sql.js';
-import { findBouncePolicy } from '../../db/sql/suppressions.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { updateContact } from '../contacts/contacts.service.js';
 import { DomainError } from '../shared/errors.js';
@@ -62,10 +62,16 @@ export function verifyWebhookSignature({
 }
 
 /** What a suppression keeps of the bounce that caused it, besides its source. */
-const detailOf = ({ code, status, diagnostic }: BounceEvidence): Record<string, unknown> => ({
+const detailOf = ({
+  code,
+  status,
+  diagnostic,
+  reportId,
+}: BounceEvidence): Record<string, unknown> => ({
   ...(code !== undefined && { code }),
   ...(status !== undefined && { status }),
   ...(diagnostic !== undefined && { diagnostic }),
+  ...(reportId !== undefined && { reportId }),
 });
 
 /**
@@ -89,59 +95,75 @@ export async function applyDeliveryFeedback({
   return sql.transaction(async (tx) => {
     const email = await lockEmailForFeedback(tx, { emailId, messageId });
     if (!email) return { applied: false };
-    if (feedback.type === 'delivered') {
-      const changed = await markEmailDelivered(tx, { emailId: email.id });
-      if (changed) await recordEmailEvent(tx, email, 'email.delivered');
-      return { applied: changed };
-    }
-    const { evidence } = feedback;
-    const policy = bouncePolicyOf(await findBouncePolicy(tx, { projectId: email.project_id }));
-    const suppress = (reason: SuppressionReason) =>
-      suppressAddress(tx, {
-        projectId: email.project_id,
-        email: email.to_address,
-        reason,
-        source: evidence?.source ?? null,
-        detail: evidence ? detailOf(evidence) : null,
-        emailId: email.id,
-      });
-    if (feedback.type === 'bounced' && feedback.bounceType === 'soft') {
-      if (!(await markEmailSoftBounced(tx, { emailId: email.id }))) return { applied: false };
-      await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft', ...evidence });
-      const recent = await countRecentSoftBounces(tx, {
-        projectId: email.project_id,
-        email: email.to_address,
-        days: policy.softBounceWindowDays,
-      });
-      if (recent >= policy.softBounceLimit) await suppress('soft_bounce');
-      return { applied: true };
-    }
-    const changed =
-      feedback.type === 'bounced'
-        ? await markEmailBounced(tx, { emailId: email.id })
-        : await markEmailComplained(tx, { emailId: email.id });
-    if (!changed) return { applied: false };
-    const reason = feedback.type === 'bounced' ? 'hard_bounce' : 'complaint';
-    if (reason === 'complaint' || policy.suppressHardBounces) {
-      await suppress(reason);
-      if (email.contact_id) {
-        await updateContact({
-          sql: tx,
-          projectId: email.project_id,
-          contactId: email.contact_id,
-          subscribed: false,
-          source: reason,
-        });
-      }
-    }
-    await recordEmailEvent(
-      tx,
-      email,
-      feedback.type === 'bounced' ? 'email.bounced' : 'email.complained',
-      feedback.type === 'bounced' ? { bounceType: 'hard', ...evidence } : { ...evidence },
-    );
-    return { applied: true };
+    return applyFeedbackToEmail({ tx, email, feedback });
   });
+}
+
+/**
+ * applyDeliveryFeedback's work on an email already locked in `tx` by lockEmailForFeedback (a
+ * report read at the return path locks it first, to read its recipient).
+ */
+export async function applyFeedbackToEmail({
+  tx,
+  email,
+  feedback,
+}: {
+  tx: Sql;
+  email: FeedbackEmailRow;
+  feedback: Feedback;
+}): Promise<{ applied: boolean }> {
+  if (feedback.type === 'delivered') {
+    const changed = await markEmailDelivered(tx, { emailId: email.id });
+    if (changed) await recordEmailEvent(tx, email, 'email.delivered');
+    return { applied: changed };
+  }
+  const { evidence } = feedback;
+  const policy = bouncePolicyOf(email.bounce_policy);
+  const suppress = (reason: SuppressionReason) =>
+    suppressAddress(tx, {
+      projectId: email.project_id,
+      email: email.to_address,
+      reason,
+      source: evidence?.source ?? null,
+      detail: evidence ? detailOf(evidence) : null,
+      emailId: email.id,
+    });
+  if (feedback.type === 'bounced' && feedback.bounceType === 'soft') {
+    if (!(await markEmailSoftBounced(tx, { emailId: email.id }))) return { applied: false };
+    await recordEmailEvent(tx, email, 'email.bounced', { bounceType: 'soft', ...evidence });
+    const recent = await countRecentSoftBounces(tx, {
+      projectId: email.project_id,
+      email: email.to_address,
+      days: policy.softBounceWindowDays,
+    });
+    if (recent >= policy.softBounceLimit) await suppress('soft_bounce');
+    return { applied: true };
+  }
+  const changed =
+    feedback.type === 'bounced'
+      ? await markEmailBounced(tx, { emailId: email.id })
+      : await markEmailComplained(tx, { emailId: email.id });
+  if (!changed) return { applied: false };
+  const reason = feedback.type === 'bounced' ? 'hard_bounce' : 'complaint';
+  if (reason === 'complaint' || policy.suppressHardBounces) {
+    await suppress(reason);
+    if (email.contact_id) {
+      await updateContact({
+        sql: tx,
+        projectId: email.project_id,
+        contactId: email.contact_id,
+        subscribed: false,
+        source: reason,
+      });
+    }
+  }
+  await recordEmailEvent(
+    tx,
+    email,
+    feedback.type === 'bounced' ? 'email.bounced' : 'email.complained',
+    feedback.type === 'bounced' ? { bounceType: 'hard', ...evidence } : { ...evidence },
+  );
+  return { applied: true };
 }
 
 /** A signed report on POST /webhooks/email: the signature is checked, then the report applied. */

@@ -1,6 +1,7 @@
 import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
 import { matchSenderDomain, unverifiedSenderProblem } from '../domains/sender-domain.pure.js';
 import type { FieldError } from '../shared/errors.js';
+import type { TrackingSetting } from '../tracking/tracking-choice.pure.js';
 import type { AttachmentDisposition } from './attachment-disposition.pure.js';
 import type { EmailType } from './email-type.pure.js';
 import {
@@ -34,7 +35,18 @@ export interface SendInput {
   attachments?: SendAttachment[];
   subscribed?: boolean;
   data?: Record<string, unknown>;
+  /** Open and click tracking of this send; a kind left out goes to the template, then the project. */
+  tracking?: TrackingSetting;
+  /** The Message-ID the emails keep instead of their own (a message submitted over SMTP). */
+  messageId?: string;
 }
+
+/** The header an email's own Message-ID travels in to its delivery (see composeMessage). */
+export const KEPT_MESSAGE_ID_HEADER = 'Message-ID';
+
+/** A Message-ID as RFC 5322 writes one (`<left@right>`), of a length any server keeps. */
+export const isMessageId = (value: string): boolean =>
+  value.length <= 250 && /^<[^<>\s@]+@[^<>\s@]+>$/.test(value);
 
 /** The template a send names, as far as sending reads it. */
 export interface SendTemplate {
@@ -60,6 +72,7 @@ export interface SendPlan extends Omit<SendTemplate, 'id'> {
   /** Template variables of this send on top of each contact's own data. */
   variables: Record<string, unknown>;
   subscribed: boolean | null;
+  tracking: TrackingSetting;
 }
 
 /** Finds what is wrong with a template source, for `field` (a syntax or safety problem). */
@@ -130,6 +143,12 @@ export function planSend({
     };
   }
 
+  if (input.messageId !== undefined && !isMessageId(input.messageId)) {
+    return {
+      errors: [{ field: 'messageId', message: 'Not a Message-ID (<left@right>)', code: 'invalid' }],
+    };
+  }
+
   const attachments = input.attachments ?? [];
   const attachmentBytes = attachments.reduce((sum, a) => sum + base64Bytes(a.content), 0);
   if (attachmentBytes > ATTACHMENT_BYTES_MAX) {
@@ -172,7 +191,10 @@ export function planSend({
       fromAddress: from.email,
       fromName: fromName ?? null,
       replyTo: input.replyTo ?? template?.replyTo ?? null,
-      headers,
+      headers:
+        input.messageId === undefined
+          ? headers
+          : { ...headers, [KEPT_MESSAGE_ID_HEADER]: input.messageId },
       attachments,
       recipients: (Array.isArray(input.to) ? input.to : [input.to]).map((to) => {
         const address = asAddress(to);
@@ -181,6 +203,7 @@ export function planSend({
       contactData: { set: sorted.set, unset: sorted.unset },
       variables: eventData(sorted),
       subscribed: input.subscribed ?? null,
+      tracking: input.tracking ?? {},
     },
   };
 }

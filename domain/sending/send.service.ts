@@ -94,6 +94,7 @@ function writeSend({
           variables: plan.variables,
           attachmentIds: attachments.map((a) => a.id),
           deliveryQueue,
+          tracking: plan.tracking,
         },
       });
       out.push({

@@ -23,6 +23,14 @@ export interface SystemEmailRequest {
   projectId?: string;
   /** BILLING_LIMIT_WARNING: the cap the project's usage reached 80 % of. */
   limit?: LimitNotice;
+  /** WEBHOOK_ENDPOINT_DISABLED: the endpoint disabled, and since when it failed. */
+  webhook?: WebhookEndpointNotice;
+}
+
+export interface WebhookEndpointNotice {
+  url: string;
+  /** ISO 8601. */
+  failingSince: string;
 }
 
 export interface LimitNotice {

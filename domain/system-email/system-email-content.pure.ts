@@ -1,5 +1,5 @@
 import { assertNever } from '../shared/assert-never.pure.js';
-import type { LimitNotice } from '../shared/ports.js';
+import type { LimitNotice, WebhookEndpointNotice } from '../shared/ports.js';
 import type { SystemEmailKind } from './system-email-kind.pure.js';
 
 export interface SystemEmailContent {
@@ -30,11 +30,13 @@ export function systemEmailContent({
   link,
   projectName,
   limit,
+  webhook,
 }: {
   kind: SystemEmailKind;
   link: string;
   projectName?: string;
   limit?: LimitNotice;
+  webhook?: WebhookEndpointNotice;
 }): SystemEmailContent {
   switch (kind) {
     case 'VERIFY_EMAIL':
@@ -80,6 +82,17 @@ export function systemEmailContent({
         ),
       };
     }
+    case 'WEBHOOK_ENDPOINT_DISABLED':
+      return {
+        subject: `A webhook endpoint of ${projectName ?? 'your project'} was disabled`,
+        ...layout(
+          [
+            `Every delivery to ${webhook?.url ?? 'a webhook endpoint'} of the project "${projectName ?? ''}" has failed since ${webhook?.failingSince ?? 'days ago'}, so the endpoint was disabled and its pending deliveries marked failed.`,
+            'Fix the endpoint, enable it again, and retry the failed deliveries from its delivery log.',
+          ],
+          { label: 'Open the webhook endpoints', url: link },
+        ),
+      };
   }
   return assertNever(kind, 'system email kind');
 }

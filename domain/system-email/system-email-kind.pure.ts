@@ -4,5 +4,6 @@ export const SYSTEM_EMAIL_KINDS = [
   'RESET_PASSWORD',
   'PROJECT_INVITATION',
   'BILLING_LIMIT_WARNING',
+  'WEBHOOK_ENDPOINT_DISABLED',
 ] as const;
 export type SystemEmailKind = (typeof SYSTEM_EMAIL_KINDS)[number];

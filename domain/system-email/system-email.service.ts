@@ -28,12 +28,14 @@ async function linkOf({
       return { link: `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}` };
     }
     case 'BILLING_LIMIT_WARNING':
-    case 'PROJECT_INVITATION': {
+    case 'PROJECT_INVITATION':
+    case 'WEBHOOK_ENDPOINT_DISABLED': {
       const project = request.projectId
         ? await em.findOne(Project, { id: request.projectId })
         : null;
       if (!project) return { skipped: 'project no longer exists' };
-      return { link: `${publicUrl}/docs`, projectName: project.name };
+      const page = kind === 'WEBHOOK_ENDPOINT_DISABLED' ? '/app/webhooks' : '/docs';
+      return { link: `${publicUrl}${page}`, projectName: project.name };
     }
   }
   return assertNever(kind, 'system email kind');
@@ -70,6 +72,7 @@ export async function deliverSystemEmail({
     link: linked.link,
     projectName: linked.projectName,
     limit: request.limit,
+    webhook: request.webhook,
   });
   return mailer.send({ from, to: user.email, ...content });
 }

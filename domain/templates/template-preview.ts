@@ -9,6 +9,7 @@ export const PREVIEW_SAMPLE: Readonly<Record<string, unknown>> = {
   unsubscribeUrl: '#unsubscribe',
   subscribeUrl: '#subscribe',
   manageUrl: '#manage',
+  confirmUrl: '#confirm',
 };
 
 /**

@@ -9,6 +9,8 @@ import type { EmailType } from '../sending/email-type.pure.js';
 import { conflict, requireFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
+import { storedTracking, type TrackingKind } from '../tracking/tracking-choice.pure.js';
+import type { TrackingOverride } from '../tracking/tracking-input.pure.js';
 import { assertTemplatesValid } from './template-engine.js';
 
 export interface TemplateInput {
@@ -19,12 +21,15 @@ export interface TemplateInput {
   from: string;
   fromName?: string | null;
   replyTo?: string | null;
+  /** Its own tracking setting; null where the project's decides. */
+  tracking?: TrackingOverride;
 }
 
-export interface TemplateView extends Omit<TemplateInput, 'fromName' | 'replyTo'> {
+export interface TemplateView extends Omit<TemplateInput, 'fromName' | 'replyTo' | 'tracking'> {
   id: string;
   fromName: string | null;
   replyTo: string | null;
+  tracking: Record<TrackingKind, boolean | null>;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,6 +44,7 @@ export function toTemplateView(t: Template): TemplateView {
     from: t.from,
     fromName: t.fromName ?? null,
     replyTo: t.replyTo ?? null,
+    tracking: { opens: t.openTracking ?? null, clicks: t.clickTracking ?? null },
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
@@ -58,11 +64,15 @@ export async function createTemplate({ em, projectId, input }: NewTemplate): Pro
 }
 
 async function insertTemplate({ em, projectId, input }: NewTemplate): Promise<Template> {
+  const { tracking, ...fields } = input;
+  const { opens, clicks } = storedTracking(tracking);
   const template = em.create(Template, {
     project: projectId,
-    ...input,
+    ...fields,
     fromName: input.fromName ?? null,
     replyTo: input.replyTo ?? null,
+    openTracking: opens,
+    clickTracking: clicks,
   });
   await em.flush();
   return template;
@@ -91,7 +101,11 @@ export async function updateTemplate({
   const template = await getTemplate({ em, projectId, templateId });
   assertTemplatesValid({ subject: patch.subject, body: patch.body });
   if (patch.from !== undefined) await requireVerifiedSender({ em, projectId, from: patch.from });
-  em.assign(template, patch);
+  const { tracking, ...fields } = patch;
+  em.assign(template, fields);
+  // A kind the patch leaves out keeps its setting; null hands it back to the project.
+  if (tracking?.opens !== undefined) template.openTracking = tracking.opens;
+  if (tracking?.clicks !== undefined) template.clickTracking = tracking.clicks;
   await em.flush();
   return template;
 }
@@ -119,10 +133,20 @@ export async function deleteTemplate({
 export async function duplicateTemplate(ref: TemplateRef): Promise<Template> {
   const source = await getTemplate(ref);
   const { subject, body, type, from, fromName, replyTo } = source;
+  const tracking = { opens: source.openTracking ?? null, clicks: source.clickTracking ?? null };
   return insertTemplate({
     em: ref.em,
     projectId: ref.projectId,
-    input: { name: `${source.name} (copy)`, subject, body, type, from, fromName, replyTo },
+    input: {
+      name: `${source.name} (copy)`,
+      subject,
+      body,
+      type,
+      from,
+      fromName,
+      replyTo,
+      tracking,
+    },
   });
 }
 

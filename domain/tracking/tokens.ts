@@ -9,7 +9,8 @@ import { constantTimeEqual } from '../shared/secrets.js';
 export type LinkToken =
   | { k: 'o'; e: string } // open pixel of email e
   | { k: 'c'; e: string; u: string } // click on url u in email e
-  | { k: 'u'; c: string; p: string; e?: string }; // subscription of contact c in project p
+  | { k: 'u'; c: string; p: string; e?: string } // subscription of contact c in project p
+  | { k: 'd'; c: string; p: string; x: number }; // double opt-in of contact c in p, until x (unix s)
 
 // The derived key of the last secret seen: a process has one, and every link of every email
 // is signed with it.

@@ -9,6 +9,8 @@ export interface GoTool {
   title: string;
   /** The binary's name, looked up on PATH and written by `go install`. */
   binary: string;
+  /** False for a name too generic to trust on PATH (Temporal's server builds as `server`). */
+  searchPath?: boolean;
   /** The cache folder's name under ~/.cache/mailwright. */
   cacheName: string;
   version: string;
@@ -91,7 +93,7 @@ export async function findOrBuildGoTool(
     if (await isExecutable(configured)) return configured;
     throw new Error(`${tool.envVar}=${configured} is not an executable file.`);
   }
-  const fromPath = onPath(tool.binary);
+  const fromPath = tool.searchPath === false ? undefined : onPath(tool.binary);
   if (fromPath) return fromPath;
   const dir = cachedToolDir(tool);
   const cached = path.join(dir, tool.binary);

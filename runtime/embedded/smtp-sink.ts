@@ -82,8 +82,10 @@ export async function startSmtpSink({
       });
     },
   });
+  // A client's connection failing must not end the process that runs the sink.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.server.address();

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, waitForPort } from './free-port.js';
 import { recordPid, stopStaleProcess, waitForExit } from './process-guard.js';
+import { namespaceProbe, watchTemporalDevServer } from './temporal-watchdog.js';
 
 export interface TemporalDevServerHandle {
   address: string;
@@ -97,6 +98,43 @@ export async function startTemporalDevServer({
       }
       await stopStaleProcess(pidFile);
       log('temporal dev server stopped');
+    },
+  };
+}
+
+/**
+ * A dev server that a watchdog restarts, on the same port and store, when its store is stuck
+ * (temporal-watchdog.ts). `npm start` and the test stack run this one.
+ */
+export async function startWatchedTemporalDevServer(
+  options: Parameters<typeof startTemporalDevServer>[0] & {
+    namespace?: string;
+    probeEveryMs?: number;
+  },
+): Promise<TemporalDevServerHandle> {
+  const { namespace = 'default', probeEveryMs, ...serverOptions } = options;
+  let current = await startTemporalDevServer(serverOptions);
+  const port = Number(current.address.split(':').pop());
+  const { probe, close } = namespaceProbe({ address: current.address, namespace });
+  const watchdog = watchTemporalDevServer({
+    probe,
+    everyMs: probeEveryMs,
+    log: options.log,
+    restart: async () => {
+      await current.stop();
+      current = await startTemporalDevServer({ ...serverOptions, port });
+    },
+  });
+  return {
+    address: current.address,
+    uiUrl: current.uiUrl,
+    get pid() {
+      return current.pid;
+    },
+    stop: async () => {
+      await watchdog.stop();
+      await close();
+      await current.stop();
     },
   };
 }

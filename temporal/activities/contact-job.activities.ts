@@ -2,6 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import { failContactJob, runContactJob } from '../../domain/jobs/run-contact-job.js';
 
+const HEARTBEAT_EVERY_MS = 1000;
+
 export function createContactJobActivities({
   sql,
   importBatchSize,
@@ -12,10 +14,17 @@ export function createContactJobActivities({
   return {
     async runContactJob(jobId: string): Promise<void> {
       const context = Context.current();
+      // An import calls this for every batch; the server needs one well within the 10 s timeout.
+      let last = 0;
       await runContactJob({
         sql,
         jobId,
-        heartbeat: (progress) => context.heartbeat(progress),
+        heartbeat: (progress) => {
+          const now = Date.now();
+          if (now - last < HEARTBEAT_EVERY_MS) return;
+          last = now;
+          context.heartbeat(progress);
+        },
         batchSize: importBatchSize,
       });
     },

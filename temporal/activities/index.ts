@@ -12,6 +12,7 @@ import type {
   WebhookSender,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
+import type { WebhookRetrySchedule } from '../../domain/webhooks/retry-schedule.pure.js';
 import { createAutomationDispatchActivities } from './automation-dispatch.activities.js';
 import { createBillingActivities } from './billing.activities.js';
 import { createCampaignSendActivities } from './campaign-send.activities.js';
@@ -58,6 +59,10 @@ export interface ActivityDeps {
   dispatchWakeups: QueueWakeups;
   automationDispatch: AutomationDispatchSettings;
   sendWebhook: WebhookSender;
+  /** Sends event webhooks to customers' endpoints (the same address rules, connections kept). */
+  sendEventWebhook: WebhookSender;
+  /** When failed event webhooks are tried again, and when an endpoint is disabled. */
+  webhookRetry: WebhookRetrySchedule;
   /** Recipients a campaign's send queues per statement. */
   campaignBatchSize: number;
   /** The longest one watch of a sending campaign runs (the workflow asks for at most 600 s). */
@@ -107,6 +112,11 @@ export function createActivities(deps: ActivityDeps) {
       engine: deps.engine,
       wakeups: deps.dispatchWakeups,
       dispatch: deps.automationDispatch,
+      webhooks: {
+        send: deps.sendEventWebhook,
+        encryptionKey: deps.encryptionKey,
+        schedule: deps.webhookRetry,
+      },
     }),
     ...createCampaignSendActivities({
       sql: deps.sql,

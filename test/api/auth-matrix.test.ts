@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectedAnswer,
@@ -74,6 +76,9 @@ interface Fixture {
   importJobId: string;
   bulkJobId: string;
   uploadKey: string;
+  reportId: string;
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
 }
 
 /**
@@ -94,6 +99,9 @@ const CROSS_PROJECT_BODIES: Record<string, (f: Fixture) => unknown> = {
   'POST /campaigns/:id/send': () => ({}),
   'POST /campaigns/:id/test': () => ({ email: 'intruder@example.com' }),
   'PATCH /templates/:id': () => ({ name: 'Renamed by another project' }),
+  'PATCH /webhook-endpoints/:id': () => ({ enabled: true }),
+  'POST /webhook-endpoints/:id/rotate-secret': () => ({ overlapSeconds: 0 }),
+  'POST /webhook-endpoints/:id/deliveries/retry': () => ({ since: new Date(0).toISOString() }),
 };
 
 let stack: TestStack;
@@ -185,6 +193,21 @@ async function buildFixture(): Promise<Fixture> {
       a.id,
       contactEmail,
     ]),
+  );
+  // A delivery report of A's, its raw message kept where the inbound receiver keeps one.
+  const reportId = randomUUID();
+  const reportKey = path.posix.join('reports', a.id, `${reportId}.eml`);
+  await mkdir(path.join(stack.env.DATA_DIR as string, 'reports', a.id), { recursive: true });
+  await writeFile(
+    path.join(stack.env.DATA_DIR as string, reportKey),
+    `Subject: ${MARK}\r\n\r\nA report\r\n`,
+  );
+  await withDatabase((db) =>
+    db.query(
+      `INSERT INTO delivery_reports (id, project_id, recipient, format, outcome, reason, storage_key)
+       VALUES ($1, $2, $3, 'unknown', 'undetermined', $4, $5)`,
+      [reportId, a.id, `${MARK}@rp.${MARK}.example.com`, MARK, reportKey],
+    ),
   );
   const eventName = `${MARK}_event`;
   await ok(
@@ -309,6 +332,34 @@ async function buildFixture(): Promise<Fixture> {
     key: a.secretKey,
   });
   expect(upload.status, upload.text).toBeLessThan(300);
+  // Disabled, so nothing is ever sent to its (public, unreachable) address; its one delivery is
+  // written as a failed one would be.
+  const endpoint = await ok(
+    await api.post('/webhook-endpoints', {
+      ...sk,
+      body: {
+        url: `https://93.184.216.34/${MARK}`,
+        eventTypes: [eventName],
+        description: MARK,
+        enabled: false,
+      },
+    }),
+    201,
+    'webhook endpoint',
+  );
+  const webhookDeliveryId = randomUUID();
+  await withDatabase((db) =>
+    db.query(
+      `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue, status)
+       VALUES ($1, $2, $3, 'webhook.test', $4::jsonb, 'auth-matrix', 'FAILED')`,
+      [
+        webhookDeliveryId,
+        a.id,
+        endpoint.body.id,
+        JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: {} }),
+      ],
+    ),
+  );
 
   return {
     owner: owner as TestUser,
@@ -336,6 +387,9 @@ async function buildFixture(): Promise<Fixture> {
     importJobId: imported.body.jobId,
     bulkJobId: bulk.body.jobId,
     uploadKey: upload.body.key,
+    reportId,
+    webhookEndpointId: endpoint.body.id,
+    webhookDeliveryId,
   };
 }
 
@@ -358,6 +412,8 @@ function realParam(path: string, param: string, project: TestProject): string {
     emails: f.emailId,
     domains: f.domainId,
     templates: f.templateId,
+    'delivery-reports': f.reportId,
+    'webhook-endpoints': f.webhookEndpointId,
   };
   const values: Record<string, string | undefined> = {
     id: byKind[idKind(path)],
@@ -367,6 +423,7 @@ function realParam(path: string, param: string, project: TestProject): string {
     stepId: f.stepIds[0],
     transitionId: f.transitionId,
     executionId: f.executionId,
+    deliveryId: f.webhookDeliveryId,
     contactId: f.contactId,
     eventName: f.eventName,
     projectId: project.id,
@@ -544,6 +601,8 @@ describe('the auth matrix', () => {
       f.emailId,
       f.domainId,
       f.executionId,
+      f.webhookEndpointId,
+      f.webhookDeliveryId,
     ];
 
     for (const route of routes) {

@@ -141,7 +141,8 @@ describe('error envelope', () => {
     expect(res.body.features).toMatchObject({
       signup: true,
       billing: false,
-      smtp: true,
+      // SMTP submission is off unless a port is set (smtp-submission.test.ts turns it on).
+      smtp: false,
       oauth: { github: false, google: false },
     });
   });

@@ -1,9 +1,12 @@
+import { once } from 'node:events';
 import { access } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
 import { withDatabase } from '../helpers/database.js';
+import { eventually } from '../helpers/eventually.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -188,5 +191,44 @@ describe('inbound mail', () => {
     }
     const events = await stack.api.get('/events?event=email.received', sk);
     expect(events.body.data.map((e: any) => e.data.subject)).toEqual(['Fits']);
+  });
+
+  it('survives clients that cut their connection mid-transaction (the API keeps answering)', async () => {
+    const { sk } = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('inbound3'));
+    // Each client resets its TCP connection after MAIL FROM and RCPT TO, mid-DATA: the receiver
+    // reports the reset as an error, which once reached no listener and ended the process.
+    for (let i = 0; i < 3; i += 1) {
+      const socket = net.connect(inboundPort, '127.0.0.1');
+      await once(socket, 'connect');
+      const lines = [
+        'EHLO client.test',
+        'MAIL FROM:<bob@example.com>',
+        `RCPT TO:<support@${domain}>`,
+        'DATA',
+        'Subject: cut',
+      ];
+      socket.write(lines.join('\r\n') + '\r\n');
+      await eventually(() => (socket.bytesRead > 0 ? true : undefined), {
+        what: 'the receiver to answer',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the commands arrive
+      socket.resetAndDestroy();
+    }
+    const health = await stack.api.get('/health');
+    expect(health.status).toBe(200);
+    // And it still receives mail.
+    const transport = mailer();
+    try {
+      const sent = await transport.sendMail({
+        from: 'bob@example.com',
+        to: `support@${domain}`,
+        subject: 'After the resets',
+        text: 'x',
+      });
+      expect(sent.accepted).toHaveLength(1);
+    } finally {
+      transport.close();
+    }
   });
 });

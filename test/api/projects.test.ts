@@ -143,10 +143,13 @@ describe('projects and keys', () => {
     const project = await createProject(stack.api, owner);
     const res = await stack.api.patch(`/users/@me/projects/${project.id}`, {
       cookie: owner.cookie,
-      body: { name: 'Renamed', settings: { trackingEnabled: false } },
+      body: { name: 'Renamed', settings: { tracking: { opens: false } } },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Renamed', settings: { trackingEnabled: false } });
+    expect(res.body).toMatchObject({
+      name: 'Renamed',
+      settings: { tracking: { opens: false, clicks: true } },
+    });
     const bad = await stack.api.patch(`/users/@me/projects/${project.id}`, {
       cookie: owner.cookie,
       body: { name: '' },

@@ -31,7 +31,7 @@ async function sendMarketing(
   if (opts.tracking === false) {
     await stack.api.patch(`/users/@me/projects/${fixture.project.id}`, {
       cookie: fixture.owner.cookie,
-      body: { settings: { trackingEnabled: false } },
+      body: { settings: { tracking: { opens: false, clicks: false } } },
     });
   }
   const template = (

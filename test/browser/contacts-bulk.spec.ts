@@ -136,7 +136,7 @@ test('bulk unsubscribe and delete with progress, then a field: values, usage, de
   await checkA11y();
   await snap('unsubscribed-dark');
   await darkTheme(page, false);
-  await page.getByLabel('Subscription').selectOption('false');
+  await page.getByLabel('Subscription').selectOption('unsubscribed');
   await expect(page.getByText('5 matching')).toBeVisible();
   await page.getByLabel('Subscription').selectOption('');
   await progress.getByRole('button', { name: 'Dismiss' }).click();

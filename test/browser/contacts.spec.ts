@@ -48,9 +48,9 @@ test('import 1,000 contacts with a preview and progress, then find one and edit 
   await snap('list');
 
   // The subscription filter: the import subscribed everyone.
-  await page.getByLabel('Subscription').selectOption('false');
+  await page.getByLabel('Subscription').selectOption('unsubscribed');
   await expect(page.getByText('No contact matches')).toBeVisible();
-  await page.getByLabel('Subscription').selectOption('true');
+  await page.getByLabel('Subscription').selectOption('subscribed');
   await expect(page.getByText('1,000 matching')).toBeVisible();
   await page.getByLabel('Subscription').selectOption('');
 

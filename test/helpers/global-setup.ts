@@ -7,7 +7,7 @@ import { migrate, openOrm } from '../../db/orm.js';
 import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
 import { findOrBuildStripeMock, startStripeMock } from '../../runtime/embedded/stripe-mock.js';
 import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
-import { startTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
+import { startWatchedTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
 import { workflowsPath } from '../../temporal/worker.js';
 
 export interface SharedStack {
@@ -48,7 +48,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await orm.close();
 
   const temporalCli = await findOrBuildTemporalCli({ configured: process.env.TEMPORAL_CLI, log });
-  const temporal = await startTemporalDevServer({ cli: temporalCli, dataDir, headless: true, log });
+  const temporal = await startWatchedTemporalDevServer({
+    cli: temporalCli,
+    dataDir,
+    headless: true,
+    log,
+  });
   stops.push(temporal.stop);
 
   const stripeMock = await startStripeMock({

@@ -13,6 +13,7 @@ import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 import { createWebhookSender } from '../../runtime/webhook-sender.js';
 import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedule.pure.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
 import { PROJECT_ID } from '../../temporal/shared/search-attributes.js';
 import { systemEmailWorkflowId } from '../../temporal/shared/workflow-ids.js';
@@ -88,6 +89,11 @@ async function runWorker<T>(
           dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
           allowPrivate: false,
         }),
+        sendEventWebhook: createWebhookSender({
+          dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
+          allowPrivate: false,
+        }),
+        webhookRetry: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
       }),
     });
     return await worker.runUntil(work);

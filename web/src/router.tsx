@@ -94,6 +94,26 @@ const suppressionsRoute = createRoute({
     'SuppressionsPage',
   ),
 });
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/webhooks',
+  component: lazyRouteComponent(() => import('./webhooks/webhooks-page'), 'WebhooksPage'),
+});
+const webhookEndpointRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/webhooks/$endpointId',
+  component: lazyRouteComponent(() => import('./webhooks/endpoint-page'), 'EndpointPage'),
+});
+const reportsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/suppressions/reports',
+  component: lazyRouteComponent(() => import('./suppressions/reports-page'), 'ReportsPage'),
+});
+const reportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/suppressions/reports/$reportId',
+  component: lazyRouteComponent(() => import('./suppressions/report-page'), 'ReportPage'),
+});
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/settings',
@@ -214,6 +234,10 @@ const routeTree = rootRoute.addChildren([
     templateRoute,
     domainsRoute,
     suppressionsRoute,
+    reportsRoute,
+    reportRoute,
+    webhooksRoute,
+    webhookEndpointRoute,
     settingsRoute,
     activityRoute,
     messageRoute,

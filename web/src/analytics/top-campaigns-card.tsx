@@ -10,8 +10,11 @@ import { METRICS, type Metric } from './analytics-search';
 
 type CampaignFigures = ResponseOf<'/analytics/top-campaigns', 'get'>['campaigns'][number];
 
-const percent = (fraction: number): string =>
-  fraction.toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 });
+// A rate is null when the campaign did not track what it measures.
+const percent = (fraction: number | null): string =>
+  fraction === null
+    ? 'Not tracked'
+    : fraction.toLocaleString(undefined, { style: 'percent', maximumFractionDigits: 1 });
 
 /** The campaigns that sent mail, best first by the chosen metric. */
 export function TopCampaignsCard({

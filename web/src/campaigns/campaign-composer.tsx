@@ -25,6 +25,7 @@ import { useAudienceCount } from './audience-count';
 import { CampaignActions } from './campaign-actions';
 import { CampaignAudience } from './campaign-audience';
 import { CampaignContent } from './campaign-content';
+import { CampaignTracking } from './campaign-tracking';
 import { campaignForm, FORM_FIELDS, toBody, toForm, type CampaignForm } from './campaign-form';
 import { campaignKey, campaignsKey, type Campaign } from './campaign-queries';
 import { StatusBadge } from './status-badge';
@@ -162,6 +163,7 @@ export function CampaignComposer({
             />
           </Card>
           <CampaignContent form={form} domains={domains} readOnly={readOnly} />
+          <CampaignTracking form={form} />
         </fieldset>
       </form>
       <div className="mt-6">

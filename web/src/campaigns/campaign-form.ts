@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import {
+  fromTrackingOption,
+  toTrackingOption,
+  TRACKING_OPTIONS,
+} from '../components/tracking-fields';
 import type { Filter } from '../filters/filter-model';
 import type { Campaign } from './campaign-queries';
 
@@ -18,6 +23,8 @@ export const campaignForm = z.object({
   body: z.string().min(1, 'Write the email, or start from a template'),
   audienceType: z.enum(['ALL', 'SEGMENT', 'FILTERED']),
   segmentId: z.string(),
+  openTracking: z.enum(TRACKING_OPTIONS),
+  clickTracking: z.enum(TRACKING_OPTIONS),
 });
 export type CampaignForm = z.infer<typeof campaignForm>;
 
@@ -46,6 +53,8 @@ export function toForm(c: Campaign | undefined, domains: string[]): CampaignForm
     body: c?.body ?? '',
     audienceType: c?.audienceType ?? 'ALL',
     segmentId: c?.segmentId ?? '',
+    openTracking: toTrackingOption(c?.tracking.opens),
+    clickTracking: toTrackingOption(c?.tracking.clicks),
   };
 }
 
@@ -62,5 +71,9 @@ export function toBody(values: CampaignForm, filter: Filter) {
     audienceType: values.audienceType,
     segmentId: values.audienceType === 'SEGMENT' ? values.segmentId || null : null,
     ...(values.audienceType === 'FILTERED' ? { audienceFilter: filter } : {}),
+    tracking: {
+      opens: fromTrackingOption(values.openTracking),
+      clicks: fromTrackingOption(values.clickTracking),
+    },
   };
 }

@@ -34,6 +34,30 @@ const FUNNEL = [
 /** How far a send has come: recipients settled one way or another, of all recipients. */
 const settled = (s: CampaignStats) => s.recipients - s.pending - s.queued;
 
+/** The figures that are only counted when the campaign's emails tracked them. */
+const RATE_OF: Partial<Record<keyof CampaignStats, 'openRate' | 'clickRate'>> = {
+  opened: 'openRate',
+  clicked: 'clickRate',
+};
+
+/** Whether the campaign's emails did not track this figure (its rate is null). */
+const untracked = (s: CampaignStats, key: keyof CampaignStats) => {
+  const rate = RATE_OF[key];
+  return rate !== undefined && s[rate] === null;
+};
+
+const percent = (fraction: number | null) =>
+  fraction === null ? 'not tracked' : `${(fraction * 100).toFixed(1)}%`;
+
+/** Which of opens and clicks the campaign's emails did not track, in words. */
+function untrackedNote(s: CampaignStats): string | undefined {
+  const opens = s.openRate === null;
+  const clicks = s.clickRate === null;
+  if (!opens && !clicks) return undefined;
+  const what = opens && clicks ? 'Opens and clicks were' : opens ? 'Opens were' : 'Clicks were';
+  return `${what} not tracked: tracking was off for this campaign's emails (on the campaign, its template or the project), so there is nothing to count.`;
+}
+
 export function CampaignStatsPage() {
   const { campaignId } = useParams({ from: '/app/campaigns/$campaignId/stats' });
   const projectId = useProjectId();
@@ -52,6 +76,7 @@ export function CampaignStatsPage() {
   const c = campaign.data;
   const s = stats.data;
   const widest = Math.max(1, s.recipients);
+  const note = untrackedNote(s);
 
   return (
     <>
@@ -93,34 +118,57 @@ export function CampaignStatsPage() {
             </p>
           </Card>
         ) : null}
+        {note ? (
+          <p role="note" className="rounded-lg border border-line bg-surface px-4 py-3 text-sm">
+            {note}
+          </p>
+        ) : null}
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
           {FIGURES.map(([key, label]) => (
             <div key={key} className="rounded-lg border border-line bg-panel p-3">
               <dt className="text-xs text-muted">{label}</dt>
-              <dd data-testid={`stat-${key}`} className="text-2xl font-semibold tabular-nums">
-                {formatNumber(s[key])}
-              </dd>
+              {untracked(s, key) ? (
+                <dd
+                  data-testid={`stat-${key}`}
+                  className="flex min-h-8 items-center text-sm font-medium text-muted"
+                >
+                  Not tracked
+                </dd>
+              ) : (
+                <dd data-testid={`stat-${key}`} className="text-2xl font-semibold tabular-nums">
+                  {formatNumber(s[key])}
+                </dd>
+              )}
             </div>
           ))}
         </dl>
         <Card title="Funnel">
           <ol className="flex flex-col gap-2">
             {FUNNEL.map(([key, label]) => (
-              <li key={key} className="grid grid-cols-[6rem_1fr_4rem] items-center gap-3 text-sm">
+              <li key={key} className="grid grid-cols-[6rem_1fr_6rem] items-center gap-3 text-sm">
                 <span>{label}</span>
-                <span className="h-5 rounded bg-surface">
-                  <span
-                    className="block h-5 rounded bg-accent/70"
-                    style={{ width: `${(100 * s[key]) / widest}%` }}
-                  />
-                </span>
-                <span className="text-right tabular-nums">{formatNumber(s[key])}</span>
+                {untracked(s, key) ? (
+                  <>
+                    <span className="h-5 rounded border border-dashed border-line" />
+                    <span className="text-right text-muted">Not tracked</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="h-5 rounded bg-surface">
+                      <span
+                        className="block h-5 rounded bg-accent/70"
+                        style={{ width: `${(100 * s[key]) / widest}%` }}
+                      />
+                    </span>
+                    <span className="text-right tabular-nums">{formatNumber(s[key])}</span>
+                  </>
+                )}
               </li>
             ))}
           </ol>
-          <p className="mt-3 text-xs text-muted">
-            Open rate {(s.openRate * 100).toFixed(1)}% · click rate {(s.clickRate * 100).toFixed(1)}
-            % · bounce rate {(s.bounceRate * 100).toFixed(1)}% (of sent)
+          <p className="mt-3 text-xs text-muted" data-testid="stat-rates">
+            Open rate {percent(s.openRate)} · click rate {percent(s.clickRate)} · bounce rate{' '}
+            {percent(s.bounceRate)} (of sent)
           </p>
         </Card>
         <p>

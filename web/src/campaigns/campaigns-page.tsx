@@ -17,7 +17,9 @@ const AUDIENCES: Record<Campaign['audienceType'], string> = {
   SEGMENT: 'A segment',
   FILTERED: 'A filter',
 };
-const percent = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+// A rate is null when the campaign did not track what it measures.
+const percent = (fraction: number | null) =>
+  fraction === null ? 'not tracked' : `${(fraction * 100).toFixed(1)}%`;
 
 export function CampaignsPage() {
   const projectId = useProjectId();

@@ -5,7 +5,6 @@ import { api, unwrap } from '../api/client';
 import type { BodyOf } from '../api/types';
 import { useProjectId } from '../api/use-project';
 import { Button } from '../components/button';
-import { Card } from '../components/card';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PageHeader } from '../components/page-header';
 import { ErrorState, Loading } from '../components/states';
@@ -14,6 +13,7 @@ import { formatDate } from '../lib/format';
 import { ContactData } from './contact-data';
 import { ContactEmails } from './contact-emails';
 import { ContactEvents } from './contact-events';
+import { SubscriptionCard } from './subscription-card';
 
 export type ContactPatch = BodyOf<'/contacts/{id}', 'patch'>;
 
@@ -71,22 +71,11 @@ export function ContactPage() {
       />
       <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
         <div className="flex flex-col gap-6">
-          <Card title="Subscription">
-            <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
-              <p>
-                {c.subscribed
-                  ? 'Subscribed to marketing email.'
-                  : 'Unsubscribed: receives transactional email only.'}
-              </p>
-              <Button
-                variant="secondary"
-                busy={update.isPending}
-                onClick={() => update.mutate({ subscribed: !c.subscribed })}
-              >
-                {c.subscribed ? 'Unsubscribe' : 'Subscribe'}
-              </Button>
-            </div>
-          </Card>
+          <SubscriptionCard
+            contact={c}
+            saving={update.isPending}
+            onChange={(subscribed) => update.mutate({ subscribed })}
+          />
           <ContactData
             data={c.data}
             saving={update.isPending}

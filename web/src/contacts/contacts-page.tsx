@@ -16,6 +16,7 @@ import { ContactsTable } from './contacts-table';
 import { ImportDialog } from './import-dialog';
 import { NewContactDialog } from './new-contact-dialog';
 import { SearchForm } from './search-form';
+import { isSubscriptionState, STATE_LABELS, type SubscriptionState } from './subscription-labels';
 
 const selectedIds = (selection: Selection): string[] =>
   Object.keys(selection).filter((id) => selection[id]);
@@ -23,14 +24,14 @@ const selectedIds = (selection: Selection): string[] =>
 export function ContactsPage() {
   const projectId = useProjectId();
   const [search, setSearch] = useState('');
-  const [subscribed, setSubscribed] = useState<'' | 'true' | 'false'>('');
+  const [state, setState] = useState<'' | SubscriptionState>('');
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [selection, setSelection] = useState<Selection>({});
   const [bulkJob, setBulkJob] = useState<StartedBulkJob>();
   const [bulkRunning, setBulkRunning] = useState(false);
   const contacts = useInfiniteQuery({
-    queryKey: ['project', projectId, 'contacts', search, subscribed],
+    queryKey: ['project', projectId, 'contacts', search, state],
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/contacts', {
@@ -38,7 +39,7 @@ export function ContactsPage() {
             query: {
               limit: 50,
               search: search || undefined,
-              subscribed: subscribed || undefined,
+              subscriptionState: state || undefined,
               cursor: pageParam,
             },
           },
@@ -67,7 +68,7 @@ export function ContactsPage() {
         description={
           total === undefined
             ? undefined
-            : `${formatNumber(total)} ${search || subscribed ? 'matching' : 'in all'}`
+            : `${formatNumber(total)} ${search || state ? 'matching' : 'in all'}`
         }
         actions={
           <>
@@ -88,12 +89,15 @@ export function ContactsPage() {
         <SearchForm value={search} onSearch={(next) => filter(() => setSearch(next))} />
         <Select
           label="Subscription"
-          value={subscribed}
-          onChange={(e) => filter(() => setSubscribed(e.target.value as typeof subscribed))}
+          className="w-full sm:w-auto"
+          value={state}
+          onChange={(e) => {
+            const next = e.target.value;
+            filter(() => setState(isSubscriptionState(next) ? next : ''));
+          }}
           options={[
             { value: '', label: 'All contacts' },
-            { value: 'true', label: 'Subscribed' },
-            { value: 'false', label: 'Unsubscribed' },
+            ...Object.entries(STATE_LABELS).map(([value, label]) => ({ value, label })),
           ]}
         />
       </div>
@@ -122,14 +126,14 @@ export function ContactsPage() {
         <ErrorState error={contacts.error} />
       ) : rows.length === 0 ? (
         <EmptyState
-          title={search || subscribed ? 'No contact matches' : 'No contacts yet'}
+          title={search || state ? 'No contact matches' : 'No contacts yet'}
           action={
-            search || subscribed ? undefined : (
+            search || state ? undefined : (
               <Button onClick={() => setImporting(true)}>Import a CSV file</Button>
             )
           }
         >
-          {search || subscribed
+          {search || state
             ? 'Try another search or filter.'
             : 'Add one by hand, import a list, or send to an address: it becomes a contact.'}
         </EmptyState>

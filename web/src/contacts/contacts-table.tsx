@@ -2,10 +2,11 @@ import { Link } from '@tanstack/react-router';
 import type { ResponseOf } from '../api/types';
 import { Table, type RowSelection } from '../components/table';
 import { formatDate } from '../lib/format';
+import { SubscriptionBadge } from './subscription-badge';
 
 export type Contact = ResponseOf<'/contacts', 'get'>['data'][number];
 
-/** The contact list: email (a link to the contact), subscription, field count and date added. */
+/** The contact list: email (a link to the contact), subscription state, field count and date added. */
 export function ContactsTable({
   rows,
   selection,
@@ -32,7 +33,7 @@ export function ContactsTable({
             </Link>
           ),
         },
-        { header: 'Subscribed', cell: (c) => (c.subscribed ? 'Yes' : 'No') },
+        { header: 'Subscription', cell: (c) => <SubscriptionBadge state={c.subscriptionState} /> },
         { header: 'Fields', cell: (c) => Object.keys(c.data).length, wide: true },
         { header: 'Added', cell: (c) => formatDate(c.createdAt), wide: true },
       ]}

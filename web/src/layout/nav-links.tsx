@@ -11,6 +11,7 @@ const LINKS = [
   { to: '/analytics', label: 'Analytics' },
   { to: '/domains', label: 'Domains' },
   { to: '/suppressions', label: 'Suppressions' },
+  { to: '/webhooks', label: 'Webhooks' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

@@ -71,7 +71,7 @@ export function KeysCard({
         </div>
         <p className="text-xs text-muted">
           The secret key is shown only when it is made. The public key may ship in browser code
-          (POST /v1/track only).
+          (POST /v1/track and /v1/subscribe only).
         </p>
       </div>
       <ConfirmDialog

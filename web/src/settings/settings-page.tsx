@@ -4,9 +4,12 @@ import { Loading } from '../components/states';
 import { BillingCard } from './billing-card';
 import { BouncePolicyCard } from './bounce-policy-card';
 import { DangerZone } from './danger-zone';
+import { DoubleOptInCard } from './double-opt-in-card';
 import { KeysCard } from './keys-card';
 import { MembersCard } from './members-card';
 import { ProjectNameCard } from './project-name-card';
+import { SmtpCard } from './smtp-card';
+import { TrackingCard } from './tracking-card';
 
 /** What a role sees: every member the keys' public half and the team; admins more. */
 export function SettingsPage() {
@@ -19,8 +22,11 @@ export function SettingsPage() {
       <div className="flex max-w-3xl flex-col gap-6">
         {admin ? <ProjectNameCard project={project} /> : null}
         <KeysCard project={project} canRotate={admin} />
+        <SmtpCard secretKey={project.secretKey} />
         <MembersCard projectId={project.id} canManage={admin} />
         <BouncePolicyCard projectId={project.id} canEdit={admin} />
+        <DoubleOptInCard projectId={project.id} canEdit={admin} />
+        <TrackingCard project={project} canEdit={admin} />
         {admin ? <BillingCard projectId={project.id} /> : null}
         {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
       </div>

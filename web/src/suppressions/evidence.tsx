@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { evidenceOf, type Suppression } from './suppression-labels';
 
@@ -15,7 +16,7 @@ export function EvidenceCell({
   suppression: Suppression;
   compact?: boolean;
 }) {
-  const { code, status, diagnostic } = evidenceOf(suppression.detail);
+  const { code, status, diagnostic, reportId } = evidenceOf(suppression.detail);
   const [open, setOpen] = useState(false);
   if (!code && !status && !diagnostic) {
     return compact ? null : <span className="text-muted">None recorded</span>;
@@ -55,6 +56,15 @@ export function EvidenceCell({
           {open ? 'Show less' : 'Show full text'}
           <span className="sr-only"> of the evidence for {suppression.email}</span>
         </button>
+      ) : null}
+      {reportId ? (
+        <Link
+          to="/suppressions/reports/$reportId"
+          params={{ reportId }}
+          className="text-xs text-accent underline-offset-2 hover:underline"
+        >
+          View report<span className="sr-only"> behind {suppression.email}</span>
+        </Link>
       ) : null}
     </div>
   );

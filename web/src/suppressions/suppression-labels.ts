@@ -30,11 +30,15 @@ const SOURCE_LABELS: Record<string, string> = {
 export const sourceLabel = (source: string | null): string =>
   source === null ? 'Not recorded' : (SOURCE_LABELS[source] ?? source);
 
-/** The evidence kept with an entry: the SMTP code, the enhanced status and the words. */
+/**
+ * The evidence kept with an entry: the SMTP code, the enhanced status and the words, and the
+ * delivery report they were read from (reports that reached the return path).
+ */
 export interface Evidence {
   code?: string;
   status?: string;
   diagnostic?: string;
+  reportId?: string;
 }
 
 const text = (value: unknown): string | undefined =>
@@ -50,5 +54,6 @@ export function evidenceOf(detail: Suppression['detail']): Evidence {
     code: text(detail.code),
     status: text(detail.status),
     diagnostic: text(detail.diagnostic),
+    reportId: text(detail.reportId),
   };
 }

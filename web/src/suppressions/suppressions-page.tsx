@@ -16,6 +16,7 @@ import {
   type SuppressionReason,
 } from './suppression-labels';
 import { SuppressionsTable } from './suppressions-table';
+import { SuppressionsTabs } from './suppressions-tabs';
 import { useLiftSuppression, useSuppressions } from './use-suppressions';
 
 const REASON_OPTIONS = [
@@ -62,6 +63,7 @@ export function SuppressionsPage() {
           </Link>
         }
       />
+      <SuppressionsTabs />
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <Select
           label="Reason"

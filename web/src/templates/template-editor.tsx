@@ -11,7 +11,13 @@ import { PageHeader } from '../components/page-header';
 import { Select } from '../components/select';
 import { ErrorState } from '../components/states';
 import { useToast } from '../components/toast';
+import {
+  fromTrackingOption,
+  toTrackingOption,
+  TrackingFields,
+} from '../components/tracking-fields';
 import { UnsavedChangesGuard } from '../components/unsaved-changes';
+import { useProject } from '../api/use-project';
 import { applyApiError } from '../lib/form-errors';
 import { CodeField } from './code-field';
 import { TemplateActions } from './template-actions';
@@ -28,11 +34,14 @@ const toForm = (t: Template): TemplateForm => ({
   replyTo: t.replyTo ?? '',
   type: t.type,
   body: t.body,
+  openTracking: toTrackingOption(t.tracking.opens),
+  clickTracking: toTrackingOption(t.tracking.clicks),
 });
 
 export function TemplateEditor({ projectId, template }: { projectId: string; template: Template }) {
   const queryClient = useQueryClient();
   const toast = useToast();
+  const { project } = useProject();
   const [failure, setFailure] = useState<string>();
   const form = useForm<TemplateForm>({
     resolver: zodResolver(templateForm),
@@ -42,11 +51,19 @@ export function TemplateEditor({ projectId, template }: { projectId: string; tem
   const [subject, body] = useWatch({ control: form.control, name: ['subject', 'body'] });
 
   const save = useMutation({
-    mutationFn: (values: TemplateForm) =>
+    mutationFn: ({ openTracking, clickTracking, ...values }: TemplateForm) =>
       unwrap(
         api.PATCH('/templates/{id}', {
           params: { path: { id: template.id } },
-          body: { ...values, fromName: values.fromName || null, replyTo: values.replyTo || null },
+          body: {
+            ...values,
+            fromName: values.fromName || null,
+            replyTo: values.replyTo || null,
+            tracking: {
+              opens: fromTrackingOption(openTracking),
+              clicks: fromTrackingOption(clickTracking),
+            },
+          },
         }),
       ),
     onSuccess: (saved) => {
@@ -135,6 +152,14 @@ export function TemplateEditor({ projectId, template }: { projectId: string; tem
               Variables: {'{{ firstName }}'}, {"{{ name ?? 'there' }}"}, {'{{ unsubscribeUrl }}'};
               nunjucks tags such as {'{% if %}'}.
             </p>
+          </div>
+          <div className="mt-6 border-t border-line pt-4">
+            <TrackingFields
+              opens={form.register('openTracking')}
+              clicks={form.register('clickTracking')}
+              inherited={project?.settings.tracking}
+              inheritedFrom="the project's setting (Settings); a campaign or a send can still say otherwise"
+            />
           </div>
         </Card>
         <TemplatePreview projectId={projectId} subject={subject} body={body} />

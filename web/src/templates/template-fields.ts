@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRACKING_OPTIONS } from '../components/tracking-fields';
 
 /** The editor's form; the API checks the rest (a verified sender, a template that compiles). */
 export const templateForm = z.object({
@@ -9,6 +10,8 @@ export const templateForm = z.object({
   replyTo: z.union([z.literal(''), z.email('An email address')]),
   type: z.enum(['MARKETING', 'TRANSACTIONAL']),
   body: z.string().min(1, 'Write the body'),
+  openTracking: z.enum(TRACKING_OPTIONS),
+  clickTracking: z.enum(TRACKING_OPTIONS),
 });
 export type TemplateForm = z.infer<typeof templateForm>;
 

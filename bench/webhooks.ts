@@ -1,0 +1,176 @@
+// npm run bench:webhooks — event webhooks delivered per second to a loopback receiver (its own
+// process). Ours: deliveries queued in the deliveries outbox (one INSERT, as the dispatcher
+// writes them), claimed, signed and POSTed by the webhook lanes, each outcome recorded. The
+// floor, in the same run: a plain HTTP client (node's http, keep-alive, the concurrency of our
+// lanes together) POSTing the same bodies to the same receiver. Also shown, not compared: the
+// whole path from events recorded in PostgreSQL (matched to the endpoint by the dispatcher lanes)
+// to the receiver. Prints ours, the floor and ours/floor (target >= 0.8: PASS or MISS).
+// Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3; medians decide).
+import http from 'node:http';
+import pLimit from 'p-limit';
+import pg from 'pg';
+import { runEntryPoint } from '../test/helpers/processes.js';
+import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
+
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LANES = 2;
+// What each webhook lane has in flight (domain/webhooks/webhook-lane.service.ts).
+const PER_LANE = 32;
+const TARGET = 0.8;
+const log = (line: string): void => console.log(line);
+
+const sink = runEntryPoint('bench/lib/webhook-sink.ts', {});
+const port = Number((await sink.waitForOutput(/listening (\d+)/, 60_000))[1]);
+const sinkUrl = `http://127.0.0.1:${port}`;
+const counts = async (): Promise<{ posts: number; distinct: number }> =>
+  (await json(`${sinkUrl}/count`)).body;
+const reset = () => json(`${sinkUrl}/reset`, { method: 'POST' });
+
+async function waitForPosts(target: number, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await counts()).distinct < target) {
+    if (Date.now() > deadline) throw new Error(`only ${(await counts()).distinct} of ${target}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const stack = await startBenchStack(log, {
+  env: {
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    AUTOMATION_DISPATCH_LANES: String(LANES),
+  },
+});
+const db = new pg.Client({ connectionString: stack.databaseUrl });
+
+try {
+  await db.connect();
+  const worker = await stack.startWorker();
+  const project = await benchProject(stack.apiUrl);
+  const auth = { authorization: `Bearer ${project.secretKey}` };
+  const endpoint = await json(`${stack.apiUrl}/webhook-endpoints`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ url: `${sinkUrl}/hooks`, eventTypes: ['order.paid'] }),
+  });
+  if (endpoint.status !== 201) throw new Error(`endpoint: ${JSON.stringify(endpoint.body)}`);
+  const [contact] = (
+    await db.query<{ id: string }>(
+      `INSERT INTO contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
+       VALUES (uuid_generate_v7(), $1, 'buyer@bench.test', true, '{}', now(), now(), now()) RETURNING id`,
+      [project.id],
+    )
+  ).rows;
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: LANES * PER_LANE });
+  const post = (body: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        `${sinkUrl}/hooks`,
+        { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  const queue = stack.env.TEMPORAL_TASK_QUEUE ?? 'mailwright';
+  const wake = () => db.query(`SELECT pg_notify('automation_pending', $1)`, [queue]);
+  const rows: { ours: number; floor: number; whole: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    // Ours: the deliveries queued in one statement, the lanes woken, the clock running until the
+    // receiver has every webhook-id.
+    await reset();
+    const started = performance.now();
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue)
+       SELECT uuid_generate_v7(), $1, $2, 'order.paid',
+              jsonb_build_object('type', 'order.paid', 'timestamp', now(), 'data',
+                jsonb_build_object('id', gen_random_uuid(), 'name', 'order.paid',
+                  'contact', jsonb_build_object('id', $3::uuid, 'email', 'buyer@bench.test'),
+                  'data', jsonb_build_object('order', n, 'total', n * 3))),
+              $4
+         FROM generate_series(1, $5::int) AS n`,
+      [project.id, endpoint.body.id, contact!.id, queue, DELIVERIES],
+    );
+    await wake();
+    await waitForPosts(DELIVERIES);
+    const oursSeconds = (performance.now() - started) / 1000;
+
+    // The floor: the same bodies, POSTed by a plain client at the lanes' concurrency.
+    const bodies = (
+      await db.query<{ body: string }>(
+        `SELECT payload::text AS body FROM webhook_deliveries
+          WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
+        [endpoint.body.id, DELIVERIES],
+      )
+    ).rows.map((r) => r.body);
+    await reset();
+    const limit = pLimit(LANES * PER_LANE);
+    const floorStarted = performance.now();
+    await Promise.all(bodies.map((body) => limit(() => post(body))));
+    const floorSeconds = (performance.now() - floorStarted) / 1000;
+    const posted = (await counts()).posts;
+    if (posted !== DELIVERIES) throw new Error(`floor posted ${posted} of ${DELIVERIES}`);
+
+    // The whole path, for the record: events recorded (the outbox trigger queues them), matched
+    // by the dispatcher lanes, delivered.
+    await reset();
+    const wholeStarted = performance.now();
+    await db.query(
+      `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+       SELECT uuid_generate_v7(), $1, $2, 'order.paid', jsonb_build_object('order', n, 'total', n * 3), now()
+         FROM generate_series(1, $3::int) AS n`,
+      [project.id, contact!.id, DELIVERIES],
+    );
+    await wake();
+    await waitForPosts(DELIVERIES);
+    const wholeSeconds = (performance.now() - wholeStarted) / 1000;
+
+    const row = {
+      ours: DELIVERIES / oursSeconds,
+      floor: DELIVERIES / floorSeconds,
+      whole: DELIVERIES / wholeSeconds,
+    };
+    rows.push(row);
+    log(
+      `round ${round}: ours ${row.ours.toFixed(0)}/s, floor ${row.floor.toFixed(0)}/s, from events ${row.whole.toFixed(0)}/s`,
+    );
+  }
+  agent.destroy();
+
+  const failed = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'SUCCEEDED'`,
+  );
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  const ours = median(rows.map((r) => r.ours));
+  const floor = median(rows.map((r) => r.floor));
+  const whole = median(rows.map((r) => r.whole));
+  const ratio = ours / floor;
+  const widths = [44, 10];
+  log('');
+  log(`bench:webhooks — ${DELIVERIES} deliveries per round, ${ROUNDS} rounds (medians)`);
+  log(formatRow(['deliveries/s, ours (outbox -> signed POST)', ours.toFixed(0)], widths));
+  log(formatRow(['deliveries/s, plain HTTP client (floor)', floor.toFixed(0)], widths));
+  log(formatRow(['deliveries/s from events (not compared)', whole.toFixed(0)], widths));
+  log(formatRow(['ratio ours/floor', ratio.toFixed(2)], widths));
+  log(formatRow(['deliveries not SUCCEEDED', failed.rows[0]?.n ?? 0], widths));
+  log(`${ratio >= TARGET ? 'PASS' : 'MISS'}: ratio ${ratio.toFixed(2)} (target >= ${TARGET})`);
+  // What went wrong in the worker meanwhile, if anything (warnings and errors, the first few).
+  const troubles = worker
+    .output()
+    .split('\n')
+    .filter((line) => /"level":(40|50|60)/.test(line))
+    .slice(0, 5);
+  for (const line of troubles) log(`worker: ${line.slice(0, 600)}`);
+} finally {
+  await db.end().catch(() => undefined);
+  await stack.stop();
+  await sink.stop();
+}

@@ -1,0 +1,285 @@
+import { setImmediate } from 'node:timers/promises';
+import {
+  applyImportBatch,
+  claimImportStage,
+  endImportStage,
+  importRowsCopyText,
+  stageImportRows,
+  type ImportStage,
+} from '../../db/sql/import-rows.sql.js';
+import { completeJob, findJobFile, setJobTotal, type JobRow } from '../../db/sql/jobs.sql.js';
+import { isUniqueViolation, type Sql } from '../../db/sql/sql.js';
+import { newId } from '../shared/ids.js';
+import { csvRecords, type CsvRecord } from './csv-records.js';
+import { importColumns } from './csv-rows.pure.js';
+import { addRecord, finishBatch, newBatch } from './import-batches.pure.js';
+import { MAX_REPORTED_JOB_ERRORS } from './job-result.pure.js';
+
+export type Heartbeat = (progress: { processed: number; total: number | null }) => void;
+
+/** Thrown when the job's stored progress moved under us: another attempt is (or was) running. */
+export class JobProgressConflict extends Error {}
+
+/** A batch ready to stage: its COPY text and the records it stands for. */
+interface ParsedBatch {
+  batchStart: number;
+  records: number;
+  text: string;
+}
+
+const IMPORT_WRITE = { defaultSubscribed: true, source: 'import' } as const;
+/**
+ * How far staging may run ahead of the batch being applied, in rows: a whole upload (5 MB holds
+ * ~100,000 rows), so the file is read once early and its total shows from then on; a file of
+ * more rows (a raised limit) keeps this much staged at a time.
+ */
+const STAGED_AHEAD_ROWS = 200_000;
+/** A batch meets a contact created meanwhile by someone else: its transaction runs again. */
+const BATCH_ATTEMPTS = 5;
+
+type ImportFile =
+  | { kind: 'empty' }
+  | { kind: 'bad-header'; message: string; total: number }
+  | { kind: 'rows'; batches: AsyncGenerator<ParsedBatch>; counted: { total: number | null } };
+
+/**
+ * The job's file through the CSV parser once: the header is checked, then the records after
+ * `from` (those before were applied by an earlier attempt) are checked and merged batch by batch
+ * into COPY text. `counted.total` is the number of records once the last batch is made.
+ */
+async function readImportFile({
+  stage,
+  content,
+  from,
+  batchSize,
+}: {
+  stage: ImportStage;
+  content: Buffer;
+  from: number;
+  batchSize: number;
+}): Promise<ImportFile> {
+  const chunks = csvRecords(content);
+  const first = await chunks.next();
+  if (first.done) return { kind: 'empty' };
+  const head = first.value[0] as CsvRecord;
+  if ('error' in head) throw new Error(`The header row cannot be read: ${head.error.message}`);
+  const rest = async function* (): AsyncGenerator<CsvRecord[]> {
+    yield first.value.slice(1);
+    yield* chunks;
+  };
+  const { columns, error } = importColumns(head.record);
+  if (error) {
+    let total = 0;
+    for await (const chunk of rest()) total += chunk.length;
+    return { kind: 'bad-header', message: error, total };
+  }
+  const counted: { total: number | null } = { total: null };
+  const batches = async function* (): AsyncGenerator<ParsedBatch> {
+    let total = 0;
+    let batch = newBatch(from);
+    const parsed = (): ParsedBatch => ({
+      batchStart: batch.batchStart,
+      records: batch.records,
+      text: importRowsCopyText(stage, finishBatch(batch, { newId })),
+    });
+    for await (const chunk of rest()) {
+      for (const item of chunk) {
+        total += 1;
+        if (total <= from) continue; // applied by an earlier attempt
+        addRecord(batch, { columns, item });
+        if (batch.records < batchSize) continue;
+        yield parsed();
+        batch = newBatch(total);
+      }
+      // A slice of the file is ~1 ms of work: the batch being applied goes on between slices.
+      await setImmediate();
+    }
+    if (batch.records > 0) yield parsed();
+    counted.total = total;
+  };
+  return { kind: 'rows', batches: batches(), counted };
+}
+
+/**
+ * One staged batch in one transaction: a single statement applies it to contacts, takes it out
+ * of the staging table and moves the job's progress and counts past it, guarded by the progress
+ * it starts at (a retried attempt resumes after the last committed batch and counts every row
+ * once). Answers the progress after it.
+ */
+async function applyBatch({
+  sql,
+  job,
+  stage,
+  processed,
+  total,
+}: {
+  sql: Sql;
+  job: JobRow;
+  stage: ImportStage;
+  processed: number;
+  total: number | null;
+}): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await sql.transaction(async (tx) => {
+        const applied = await applyImportBatch(tx, {
+          stage,
+          projectId: job.project_id,
+          batchStart: processed,
+          total,
+          maxErrors: MAX_REPORTED_JOB_ERRORS,
+          ...IMPORT_WRITE,
+        });
+        if (!applied)
+          throw new JobProgressConflict(
+            `Job ${job.id}: nothing of this run to apply at ${processed}`,
+          );
+        return applied.processed;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Wakes whoever waits (the stager for room, the applier for a staged batch) when either moves. */
+function signal(): { changed: () => void; wait: () => Promise<void> } {
+  let waiting: (() => void)[] = [];
+  return {
+    changed: () => {
+      const woken = waiting;
+      waiting = [];
+      for (const wake of woken) wake();
+    },
+    wait: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+      }),
+  };
+}
+
+/**
+ * Stages the file's batches (committed one by one) while applying those already staged, on two
+ * connections: parsing and COPY into import_rows overlap the set-based writes to contacts.
+ * Staging stays at most STAGED_AHEAD_ROWS ahead. Answers the job's final progress and total.
+ */
+async function stageAndApply({
+  sql,
+  job,
+  stage,
+  file,
+  from,
+  knownTotal,
+  heartbeat,
+}: {
+  sql: Sql;
+  job: JobRow;
+  stage: ImportStage;
+  file: Extract<ImportFile, { kind: 'rows' }>;
+  from: number;
+  knownTotal: number | null;
+  heartbeat: Heartbeat;
+}): Promise<{ processed: number; total: number }> {
+  let staged = from;
+  let processed = from;
+  let stagingDone = false;
+  let failure: { error: unknown } | undefined;
+  const progressed = signal();
+
+  const staging = (async () => {
+    try {
+      for await (const batch of file.batches) {
+        while (staged - processed >= STAGED_AHEAD_ROWS && !failure) await progressed.wait();
+        if (failure) return;
+        if (!(await stageImportRows(sql, { stage, text: batch.text })))
+          throw new JobProgressConflict(`Job ${job.id}: another run took over its staging`);
+        staged = batch.batchStart + batch.records;
+        progressed.changed();
+      }
+      stagingDone = true;
+    } catch (error) {
+      failure ??= { error };
+    } finally {
+      progressed.changed();
+    }
+  })();
+
+  try {
+    for (;;) {
+      if (processed < staged) {
+        const total = knownTotal ?? file.counted.total;
+        processed = await applyBatch({ sql, job, stage, processed, total });
+        knownTotal = total;
+        progressed.changed();
+        heartbeat({ processed, total });
+        continue;
+      }
+      if (failure) throw failure.error;
+      if (stagingDone) break;
+      await progressed.wait();
+    }
+  } catch (error) {
+    failure ??= { error };
+    throw error;
+  } finally {
+    progressed.changed();
+    await staging;
+  }
+  return { processed, total: file.counted.total ?? processed };
+}
+
+/**
+ * Imports the job's CSV: the file streams through the parser into COPY into a staging table,
+ * and staged batches reach contacts through set-based statements, one transaction per batch.
+ * This run first claims the staging (a run before it may have left rows or still be going).
+ */
+export async function runImport({
+  sql,
+  job,
+  heartbeat,
+  batchSize,
+}: {
+  sql: Sql;
+  job: JobRow;
+  heartbeat: Heartbeat;
+  batchSize: number;
+}): Promise<void> {
+  const claimed = await claimImportStage(sql, { jobId: job.id });
+  if (!claimed) return;
+  const { stage, processed: from, total: knownTotal } = claimed;
+  try {
+    if (knownTotal !== null && from >= knownTotal) {
+      await completeJob(sql, { jobId: job.id });
+      return;
+    }
+    const content = await findJobFile(sql, { jobId: job.id });
+    if (!content) throw new Error(`Job ${job.id} has no file`);
+    const file = await readImportFile({ stage, content, from, batchSize });
+    if (file.kind === 'empty') {
+      await sql.transaction(async (tx) => {
+        await setJobTotal(tx, { jobId: job.id, total: 0 });
+        await completeJob(tx, { jobId: job.id });
+      });
+      return;
+    }
+    if (file.kind === 'bad-header') {
+      const result = {
+        ...job.result,
+        failed: file.total,
+        errors: [{ row: 1, message: file.message }],
+      };
+      await sql.transaction(async (tx) => {
+        await setJobTotal(tx, { jobId: job.id, total: file.total });
+        await completeJob(tx, { jobId: job.id, processed: file.total, result });
+      });
+      return;
+    }
+    const done = await stageAndApply({ sql, job, stage, file, from, knownTotal, heartbeat });
+    await sql.transaction(async (tx) => {
+      await setJobTotal(tx, { jobId: job.id, total: done.total });
+      await completeJob(tx, { jobId: job.id });
+    });
+  } finally {
+    await endImportStage(sql, stage).catch(() => undefined);
+  }
+}
