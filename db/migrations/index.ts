@@ -23,6 +23,7 @@ import { Migration20261203100000_tracking_settings } from './Migration2026120310
 import { Migration20261202100000_delivery_reports_paging } from './Migration20261202100000_delivery_reports_paging.js';
 import { Migration20261204100000_double_opt_in } from './Migration20261204100000_double_opt_in.js';
 import { Migration20261206100000_import_staging } from './Migration20261206100000_import_staging.js';
+import { Migration20261207110000_contact_event_summary } from './Migration20261207110000_contact_event_summary.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -70,4 +71,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261205100000_webhook_endpoints,
   },
   { name: 'Migration20261206100000_import_staging', class: Migration20261206100000_import_staging },
+  {
+    name: 'Migration20261207110000_contact_event_summary',
+    class: Migration20261207110000_contact_event_summary,
+  },
 ];

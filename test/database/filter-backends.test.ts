@@ -145,17 +145,22 @@ async function seedProject(
       ],
     );
     const events = contacts.flatMap((c, i) => c.events.map((e) => ({ ...e, contactId: ids[i] })));
-    await tx.query(
-      `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT gen_random_uuid(), $1, contact_id, name, '{}', at
-         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS t(contact_id, name, at)`,
-      [
-        projectId,
-        events.map((e) => e.contactId),
-        events.map((e) => e.name),
-        events.map((e) => ago(e.agoMs)),
-      ],
-    );
+    // In two statements (every other event each), so the events' per-contact summary that event
+    // conditions read (contact_event_summary) is both created and merged into.
+    for (const half of [0, 1]) {
+      const some = events.filter((_, i) => i % 2 === half);
+      await tx.query(
+        `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+         SELECT gen_random_uuid(), $1, contact_id, name, '{}', at
+           FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS t(contact_id, name, at)`,
+        [
+          projectId,
+          some.map((e) => e.contactId),
+          some.map((e) => e.name),
+          some.map((e) => ago(e.agoMs)),
+        ],
+      );
+    }
     await tx.query(
       `INSERT INTO segment_members (segment_id, contact_id, created_at)
        SELECT $1, unnest($2::uuid[]), now()`,

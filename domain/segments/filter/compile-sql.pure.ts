@@ -48,6 +48,12 @@ function compileValue(
     : 'FALSE';
 }
 
+/**
+ * Event conditions read the contact's summary of that name (contact_event_summary: how many,
+ * and when the last was, kept by triggers on events), one indexed row, not its events: every
+ * window ends now, so an event at or after the window's start is there exactly when the last
+ * one is.
+ */
 function compileEvents(
   condition: Condition,
   name: string,
@@ -56,11 +62,11 @@ function compileEvents(
 ): string {
   const operator = FILTER_OPERATORS[condition.operator];
   if (operator.reads !== 'events') return 'FALSE';
-  const named = `e.contact_id = c.id AND e.name = ${params.add(name, 'text')}`;
+  const summary = `FROM contact_event_summary s WHERE s.contact_id = c.id AND s.name = ${params.add(name, 'text')}`;
   const events: EventsSql = {
     exists: (since) =>
-      `EXISTS (SELECT 1 FROM events e WHERE ${named}${since ? ` AND e.created_at >= ${params.add(since, 'timestamptz')}` : ''})`,
-    count: `(SELECT count(*) FROM events e WHERE ${named})`,
+      `EXISTS (SELECT 1 ${summary}${since ? ` AND s.last_at >= ${params.add(since, 'timestamptz')}` : ''})`,
+    count: `coalesce((SELECT s.count ${summary}), 0)`,
   };
   return operator.compile(events, condition, context.now, params);
 }
