@@ -22,6 +22,8 @@ const emailWebhookBody = z
     type: z.enum(FEEDBACK_TYPES),
     emailId: z.uuid().optional(),
     messageId: z.string().min(3).max(998).optional(),
+    // The address the report is about: a Message-ID shared by several emails is matched with it.
+    recipient: z.email().max(320).optional(),
     bounceType: z.enum(BOUNCE_TYPES).default('hard'),
   })
   .refine((b) => b.emailId || b.messageId, {
@@ -54,21 +56,27 @@ export const webhookRoutes = () => [
     // The mail infrastructure's report is kept cleaned of text PostgreSQL cannot store.
     unstorableText: 'clean',
     body: emailWebhookBody,
-    response: z.object({ received: z.literal(true), applied: z.boolean() }),
+    response: z.object({
+      received: z.literal(true),
+      applied: z.boolean(),
+      // Present when the Message-ID named several emails it cannot tell apart (none changed).
+      undetermined: z.literal(true).optional(),
+    }),
     handler: async ({ deps, body, ctx }) => {
       const feedback: Feedback =
         body.type === 'bounced'
           ? { type: 'bounced', bounceType: body.bounceType, evidence: { source: 'webhook' } }
           : { type: body.type, evidence: { source: 'webhook' } };
-      const { applied } = await receiveDeliveryReport({
+      const { applied, undetermined } = await receiveDeliveryReport({
         ...deps.feedback,
         signature: ctx.get('X-Signature'),
         rawBody: (ctx.request as { rawBody?: string }).rawBody ?? '',
         emailId: body.emailId,
         messageId: body.messageId,
+        recipient: body.recipient,
         feedback,
       });
-      return { received: true, applied };
+      return { received: true, applied, ...(undetermined && { undetermined: true as const }) };
     },
   }),
   defineRoute({

@@ -24,6 +24,7 @@ import { Migration20261202100000_delivery_reports_paging } from './Migration2026
 import { Migration20261204100000_double_opt_in } from './Migration20261204100000_double_opt_in.js';
 import { Migration20261206100000_import_staging } from './Migration20261206100000_import_staging.js';
 import { Migration20261207110000_contact_event_summary } from './Migration20261207110000_contact_event_summary.js';
+import { Migration20261207140000_emails_message_id } from './Migration20261207140000_emails_message_id.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -74,5 +75,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261207110000_contact_event_summary',
     class: Migration20261207110000_contact_event_summary,
+  },
+  {
+    name: 'Migration20261207140000_emails_message_id',
+    class: Migration20261207140000_emails_message_id,
   },
 ];

@@ -60,25 +60,48 @@ export interface FeedbackEmailRow extends EmailEventSource {
   bounce_policy: Partial<BouncePolicy> | null;
 }
 
+const FEEDBACK_EMAIL_COLUMNS = `e.id, e.project_id, e.contact_id, e.subject, e.template_id,
+  e.message_id, e.workflow_id, e.execution_id, e.campaign_id, e.to_address, p.bounce_policy`;
+
 /**
- * The email a delivery report is about, by id or Message-ID, with its project's bounce policy,
- * locked for the rest of the transaction so concurrent reports about it apply one after another.
+ * The email a delivery report is about, by id, with its project's bounce policy, locked for the
+ * rest of the transaction so concurrent reports about it apply one after another.
  */
 export async function lockEmailForFeedback(
   sql: Sql,
-  { emailId, messageId }: { emailId?: string; messageId?: string },
+  { emailId }: { emailId: string },
 ): Promise<FeedbackEmailRow | undefined> {
   const [row] = await sql.query<FeedbackEmailRow>(
-    `SELECT e.id, e.project_id, e.contact_id, e.subject, e.template_id, e.message_id, e.workflow_id,
-            e.execution_id, e.campaign_id, e.to_address, p.bounce_policy
+    `SELECT ${FEEDBACK_EMAIL_COLUMNS}
        FROM emails e JOIN projects p ON p.id = e.project_id
-      WHERE ($1::uuid IS NOT NULL AND e.id = $1::uuid)
-         OR ($2::text IS NOT NULL AND e.message_id = $2::text)
-      LIMIT 1 FOR UPDATE OF e`,
-    [emailId ?? null, messageId ?? null],
+      WHERE e.id = $1::uuid
+      FOR UPDATE OF e`,
+    [emailId],
     'email-lock-for-feedback',
   );
   return row;
+}
+
+/**
+ * The emails, in every project, that carry a Message-ID, each with its project's bounce policy,
+ * locked (in id order) like lockEmailForFeedback's. With recipients (lower-case addresses), only
+ * the emails to one of them; without, at most two: enough to tell one email from several.
+ */
+export async function lockEmailsByMessageId(
+  sql: Sql,
+  { messageId, recipients }: { messageId: string; recipients: readonly string[] },
+): Promise<FeedbackEmailRow[]> {
+  return sql.query<FeedbackEmailRow>(
+    `SELECT ${FEEDBACK_EMAIL_COLUMNS}
+       FROM emails e JOIN projects p ON p.id = e.project_id
+      WHERE e.message_id = $1::text
+        AND (cardinality($2::text[]) = 0 OR lower(e.to_address) = ANY($2::text[]))
+      ORDER BY e.id
+      LIMIT CASE WHEN cardinality($2::text[]) = 0 THEN 2 END
+      FOR UPDATE OF e`,
+    [messageId, recipients],
+    'emails-lock-by-message-id',
+  );
 }
 
 /** SENT becomes DELIVERED, once; false when it already was (or was never sent). */

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import {
   countRecentSoftBounces,
   lockEmailForFeedback,
+  lockEmailsByMessageId,
   markEmailBounced,
   markEmailComplained,
   markEmailDelivered,
@@ -17,6 +18,7 @@ import { constantTimeEqual } from '../shared/secrets.js';
 import { bouncePolicyOf, type SuppressionReason } from './bounce-policy.pure.js';
 import type { BounceEvidence, Feedback } from './delivery-feedback.pure.js';
 import { recordEmailEvent } from './email-events.js';
+import { matchReportedEmails, reportedAddresses, type ReportMatch } from './feedback-match.pure.js';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -74,28 +76,55 @@ const detailOf = ({
   ...(reportId !== undefined && { reportId }),
 });
 
+/** What applying a report did: whether an email changed, and whether a part was undetermined. */
+export interface FeedbackOutcome {
+  applied: boolean;
+  /** The Message-ID named more than one email for a recipient (or, with none, in all). */
+  undetermined: boolean;
+}
+
 /**
  * What the mail infrastructure reports about a sent email. Each state change happens once (a
  * retried callback finds it done and records nothing more). A complaint, and a hard bounce
  * unless the project's bounce policy says otherwise, puts the address on the project's
  * suppression list (with the evidence) and unsubscribes the contact; soft bounces suppress the
  * address once the policy's count of them within its window is reached.
+ *
+ * An email id names its email. A Message-ID is matched with the report's recipients, if it names
+ * any (matchReportedEmails): the report is applied to each recipient's email once, and never to
+ * an email it cannot tell apart from another.
  */
 export async function applyDeliveryFeedback({
   sql,
   emailId,
   messageId,
+  recipients = [],
   feedback,
 }: {
   sql: Sql;
   emailId?: string;
   messageId?: string;
+  /** The recipients the report is about, as it writes them (used with messageId). */
+  recipients?: readonly string[];
   feedback: Feedback;
-}): Promise<{ applied: boolean }> {
+}): Promise<FeedbackOutcome> {
   return sql.transaction(async (tx) => {
-    const email = await lockEmailForFeedback(tx, { emailId, messageId });
-    if (!email) return { applied: false };
-    return applyFeedbackToEmail({ tx, email, feedback });
+    const email = emailId === undefined ? undefined : await lockEmailForFeedback(tx, { emailId });
+    let match: ReportMatch<FeedbackEmailRow> = {
+      emails: email ? [email] : [],
+      undetermined: false,
+    };
+    // An id that names no email leaves the Message-ID, if the report gives one too.
+    if (!email && messageId !== undefined) {
+      const addresses = reportedAddresses(recipients);
+      const candidates = await lockEmailsByMessageId(tx, { messageId, recipients: addresses });
+      match = matchReportedEmails({ candidates, recipients: addresses });
+    }
+    let applied = false;
+    for (const target of match.emails) {
+      if ((await applyFeedbackToEmail({ tx, email: target, feedback })).applied) applied = true;
+    }
+    return { applied, undetermined: match.undetermined };
   });
 }
 
@@ -174,6 +203,7 @@ export async function receiveDeliveryReport({
   rawBody,
   emailId,
   messageId,
+  recipient,
   feedback,
 }: Pick<FeedbackSettings, 'sql' | 'webhookSecret'> & {
   /** The X-Signature header. */
@@ -181,8 +211,16 @@ export async function receiveDeliveryReport({
   rawBody: string;
   emailId?: string;
   messageId?: string;
+  /** The address the report is about, which a Message-ID is matched with. */
+  recipient?: string;
   feedback: Feedback;
-}): Promise<{ applied: boolean }> {
+}): Promise<FeedbackOutcome> {
   verifyWebhookSignature({ header: signature, rawBody, secret: webhookSecret });
-  return applyDeliveryFeedback({ sql, emailId, messageId, feedback });
+  return applyDeliveryFeedback({
+    sql,
+    emailId,
+    messageId,
+    recipients: recipient === undefined ? [] : [recipient],
+    feedback,
+  });
 }

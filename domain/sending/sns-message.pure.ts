@@ -9,6 +9,9 @@ export type SnsMessageType = (typeof SNS_MESSAGE_TYPES)[number];
 export const SNS_SIGNATURE_VERSIONS = ['1', '2'] as const;
 export type SnsSignatureVersion = (typeof SNS_SIGNATURE_VERSIONS)[number];
 
-/** What receiving an SNS message did. */
-export const SNS_OUTCOMES = ['confirmed', 'applied', 'ignored'] as const;
+/**
+ * What receiving an SNS message did; `undetermined`: its Message-ID named more than one email
+ * for a recipient, and none of them was changed.
+ */
+export const SNS_OUTCOMES = ['confirmed', 'applied', 'ignored', 'undetermined'] as const;
 export type SnsOutcome = (typeof SNS_OUTCOMES)[number];

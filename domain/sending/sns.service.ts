@@ -94,8 +94,35 @@ export async function verifySnsEnvelope({
 interface SesEvent {
   notificationType?: string;
   eventType?: string;
-  mail?: { commonHeaders?: { messageId?: string }; headers?: { name: string; value: string }[] };
-  bounce?: { bounceType?: string };
+  mail?: {
+    commonHeaders?: { messageId?: string };
+    headers?: { name: string; value: string }[];
+    destination?: unknown;
+  };
+  bounce?: { bounceType?: string; bouncedRecipients?: unknown };
+  complaint?: { complainedRecipients?: unknown };
+  delivery?: { recipients?: unknown };
+}
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+const addressesOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? strings(value.map((r: unknown) => (r as { emailAddress?: unknown } | null)?.emailAddress))
+    : [];
+
+/**
+ * The recipients an SES notification is about: the bounced or complained ones, or those a
+ * delivery reached; when it lists none, the mail's destination.
+ */
+function recipientsOf(event: SesEvent): string[] {
+  const listed = [
+    ...addressesOf(event.bounce?.bouncedRecipients),
+    ...addressesOf(event.complaint?.complainedRecipients),
+    ...strings(event.delivery?.recipients),
+  ];
+  return listed.length > 0 ? listed : strings(event.mail?.destination);
 }
 
 function feedbackOf(event: SesEvent): Feedback | undefined {
@@ -145,6 +172,11 @@ export async function handleSnsEnvelope({
     event.mail?.commonHeaders?.messageId ??
     event.mail?.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
   if (!feedback || !messageId) return { action: 'ignored' };
-  const { applied } = await applyDeliveryFeedback({ sql, messageId, feedback });
-  return { action: applied ? 'applied' : 'ignored' };
+  const { applied, undetermined } = await applyDeliveryFeedback({
+    sql,
+    messageId,
+    recipients: recipientsOf(event),
+    feedback,
+  });
+  return { action: applied ? 'applied' : undetermined ? 'undetermined' : 'ignored' };
 }
