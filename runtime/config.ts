@@ -55,7 +55,7 @@ const envSchema = z.object({
   DISABLE_SIGNUPS: bool,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   SEND_RATE_PER_SECOND: z.coerce.number().positive().default(50),
-  IMPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  IMPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(5000),
   WEBHOOK_ALLOW_PRIVATE: bool,
   // Event webhooks: the waits between attempts of a delivery (the last repeats), how long a
   // delivery is tried, and how long an endpoint fails before it is disabled.

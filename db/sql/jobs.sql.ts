@@ -1,7 +1,6 @@
 import type { JobResult } from '../../domain/jobs/job-result.pure.js';
 import type { JobStatus } from '../../domain/jobs/job-status.pure.js';
 import type { JobType } from '../../domain/jobs/job-type.pure.js';
-import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 export interface JobRow {
@@ -34,11 +33,33 @@ export async function startJob(
   return row;
 }
 
-export async function findJobFile(
+/**
+ * The job's file in slices of `sliceBytes`, read as the caller goes: its reading starts on the
+ * first slice rather than the whole file. A file stored compressed (before uploads were stored
+ * as they came) is read whole: a slice of it would decompress all before it. Undefined when the
+ * job has no file.
+ */
+export async function readJobFile(
   sql: Sql,
-  { jobId }: { jobId: string },
-): Promise<Buffer | undefined> {
-  return findColumn<Buffer>(sql, { table: 'job_files', column: 'content', key: 'job_id' }, jobId);
+  { jobId, sliceBytes }: { jobId: string; sliceBytes: number },
+): Promise<AsyncIterable<Buffer> | undefined> {
+  const [file] = await sql.query<{ size: number; compressed: boolean }>(
+    `SELECT octet_length(content) AS size, pg_column_compression(content) IS NOT NULL AS compressed
+       FROM job_files WHERE job_id = $1`,
+    [jobId],
+  );
+  if (!file) return undefined;
+  const slice = file.compressed ? Math.max(file.size, 1) : sliceBytes;
+  return (async function* () {
+    for (let at = 0; at < file.size; at += slice) {
+      const [part] = await sql.query<{ bytes: Buffer }>(
+        'SELECT substring(content from $2 for $3) AS bytes FROM job_files WHERE job_id = $1',
+        [jobId, at + 1, slice],
+      );
+      if (!part) throw new Error(`The file of job ${jobId} went while it was read`);
+      yield part.bytes;
+    }
+  })();
 }
 
 export async function setJobTotal(

@@ -12,6 +12,7 @@ import { conflict, notFound, requireFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import { toContactView, type ContactView } from './contact-view.js';
+import { contactWrite } from './contact-write.js';
 import { normaliseEmail, sortData } from './data-rules.pure.js';
 import type { SubscriptionState } from './subscription-state.pure.js';
 
@@ -28,21 +29,11 @@ export async function upsertContact({
   subscribed?: boolean;
   data?: Record<string, unknown>;
 }): Promise<ContactView & { _meta: { isNew: boolean; isUpdate: boolean } }> {
-  const sorted = sortData(data);
   const [row] = await upsertContacts(sql, {
     projectId,
     defaultSubscribed: true,
     source: 'api',
-    rows: [
-      {
-        id: newId(),
-        email: normaliseEmail(email),
-        subscribed: subscribed ?? null,
-        set: sorted.set,
-        unset: sorted.unset,
-        flipEventId: newId(),
-      },
-    ],
+    rows: [contactWrite({ email, data: sortData(data), subscribed: subscribed ?? null })],
   });
   if (!row) throw new Error('The contact upsert returned no row');
   return { ...toContactView(row), _meta: { isNew: row.inserted, isUpdate: !row.inserted } };

@@ -1,8 +1,8 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { subscribeBuckets, takeAttempt } from '../accounts/auth-throttle.service.js';
-import { newId } from '../shared/ids.js';
-import { normaliseEmail, sortData } from './data-rules.pure.js';
+import { contactWrite } from './contact-write.js';
+import { sortData } from './data-rules.pure.js';
 import {
   confirmationRequired,
   upsertAskingConfirmation,
@@ -47,14 +47,7 @@ export async function subscribeFromForm({
 }): Promise<SubscribeResult> {
   if (throttleIp !== undefined) await takeAttempt(sql, subscribeBuckets(projectId, throttleIp));
   const required = await confirmationRequired({ sql, projectId });
-  const sorted = sortData(input.data);
-  const contact = {
-    id: newId(),
-    email: normaliseEmail(input.email),
-    set: sorted.set,
-    unset: sorted.unset,
-    flipEventId: newId(),
-  };
+  const contact = contactWrite({ email: input.email, data: sortData(input.data) });
   const source = 'subscribe-form';
   if (!required) {
     const [row] = await upsertContacts(sql, {

@@ -1,5 +1,6 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
-import { eventData, normaliseEmail, sortData } from '../contacts/data-rules.pure.js';
+import { contactWrite } from '../contacts/contact-write.js';
+import { eventData, sortData } from '../contacts/data-rules.pure.js';
 import {
   confirmationRequired,
   upsertAskingConfirmation,
@@ -62,13 +63,7 @@ export async function trackEvent({
   }
   const sorted = sortData(input.data);
   const eventId = newId();
-  const contact = {
-    id: newId(),
-    email: normaliseEmail(input.email),
-    set: sorted.set,
-    unset: sorted.unset,
-    flipEventId: newId(),
-  };
+  const contact = contactWrite({ email: input.email, data: sorted });
   const event = { id: eventId, name, data: eventData(sorted) };
   const asking =
     confirmation !== undefined &&

@@ -10,19 +10,19 @@ export type CsvRecord = { record: string[] } | { error: Error };
  */
 const SLICE_BYTES = 32 * 1024;
 
-function* slices(content: Buffer): Generator<Buffer> {
-  for (let at = 0; at < content.length; at += SLICE_BYTES)
-    yield content.subarray(at, at + SLICE_BYTES);
+async function* slices(content: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const part of content)
+    for (let at = 0; at < part.length; at += SLICE_BYTES) yield part.subarray(at, at + SLICE_BYTES);
 }
 
 /**
- * The records of `content` in file order, as the parser produces them (an array per slice of
- * the file, not a promise per record: the import reads 100,000s of them). A record the parser
+ * The records of `content` (a file as it is read) in file order, as the parser produces them (an
+ * array per slice of the file, not a promise per record: the import reads 100,000s of them). A record the parser
  * cannot read is given as its error in its place: the parser reports those out of band, ahead
  * of records it has already parsed, so each is placed by the number of records read before it.
  * Empty lines are skipped; a UTF-8 or UTF-16 BOM is honoured.
  */
-export async function* csvRecords(content: Buffer): AsyncGenerator<CsvRecord[]> {
+export async function* csvRecords(content: AsyncIterable<Buffer>): AsyncGenerator<CsvRecord[]> {
   const parser = parse({
     relax_column_count: true,
     skip_empty_lines: true,
@@ -61,9 +61,12 @@ export async function* csvRecords(content: Buffer): AsyncGenerator<CsvRecord[]> 
       out.push({ record });
     }
     if (failure) throw failure;
-    if (ended) placeSkipped(out, Infinity);
+    // Decided before yielding: the parser may end while the caller holds this generator, and
+    // what it reported last is placed on the next turn.
+    const done = ended;
+    if (done) placeSkipped(out, Infinity);
     if (out.length > 0) yield out;
-    if (ended) return;
+    if (done) return;
     // Events that came while the caller held this generator are read at the top of the loop.
     await new Promise<void>((resolve) => {
       wake = resolve;
