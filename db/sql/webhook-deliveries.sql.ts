@@ -105,7 +105,8 @@ export async function retryFailedWebhookDeliveries(
 export interface ClaimedDeliveryRow {
   id: string;
   endpoint_id: string;
-  payload: WebhookPayload;
+  /** The payload as JSON text, the body sent and signed as it is (no parse and stringify). */
+  body: string;
   attempts: number;
   created_at: Date;
   retry_until: Date | null;
@@ -143,7 +144,8 @@ export async function claimWebhookDeliveries(
      claimed AS (
        UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3)
          FROM due WHERE d.id = due.id
-       RETURNING d.id, d.endpoint_id, d.payload, d.attempts, d.created_at, d.retry_until)
+       RETURNING d.id, d.endpoint_id, d.payload::text AS body, d.attempts, d.created_at,
+                 d.retry_until)
      SELECT c.*, e.url, e.secret,
             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
        FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,

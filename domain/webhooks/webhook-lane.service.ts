@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import type { KeyObject } from 'node:crypto';
 import {
   claimWebhookDeliveries,
   clearDisabledEndpointNotices,
@@ -12,7 +12,8 @@ import { decryptSecret } from '../shared/encryption.js';
 import type { QueueWakeups, WebhookSender, WorkflowEngine } from '../shared/ports.js';
 import { storableText } from '../shared/storable-text.pure.js';
 import { deliveryDeadline, nextAttempt, type WebhookRetrySchedule } from './retry-schedule.pure.js';
-import { signedHeaders } from './webhook-signing.js';
+import { createRecordBatcher } from './record-batcher.js';
+import { signedHeaders, signingKey } from './webhook-signing.js';
 
 /** What a webhook lane did in one run. */
 export interface WebhookLaneReport {
@@ -36,16 +37,20 @@ export interface WebhookDeliveryDeps {
 const messageOf = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
-/** Decrypts each stored secret once per batch (a batch holds many deliveries per endpoint). */
-function secretReader(encryptionKey: string): (stored: string) => string {
-  const plain = new Map<string, string>();
+/**
+ * The HMAC keys of stored secrets, each decrypted and decoded once per lane run (a rotation
+ * stores a new secret, so a stored value always stands for the same key).
+ */
+function signingKeys(encryptionKey: string): (stored: string) => KeyObject {
+  const keys = new Map<string, KeyObject>();
   return (stored) => {
-    let secret = plain.get(stored);
-    if (secret === undefined) {
-      secret = decryptSecret(stored, encryptionKey);
-      plain.set(stored, secret);
+    let key = keys.get(stored);
+    if (key === undefined) {
+      if (keys.size > 1000) keys.clear();
+      key = signingKey(decryptSecret(stored, encryptionKey));
+      keys.set(stored, key);
     }
-    return secret;
+    return key;
   };
 }
 
@@ -53,22 +58,22 @@ function secretReader(encryptionKey: string): (stored: string) => string {
 async function attempt(
   { send, schedule }: WebhookDeliveryDeps,
   row: ClaimedDeliveryRow,
-  readSecret: (stored: string) => string,
+  keyOf: (stored: string) => KeyObject,
 ): Promise<DeliveryAttempt> {
-  const body = JSON.stringify(row.payload);
+  const body = row.body;
   let outcome: Pick<DeliveryAttempt, 'ok' | 'responseStatus' | 'responseBody' | 'error'>;
   const started = performance.now();
   try {
-    const secrets = [row.secret, ...(row.previous_secret ? [row.previous_secret] : [])].map(
-      readSecret,
-    );
+    const keys = row.previous_secret
+      ? [keyOf(row.secret), keyOf(row.previous_secret)]
+      : [keyOf(row.secret)];
     const response = await send({
       url: row.url,
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': 'Mailwright-Webhooks/1',
-        ...signedHeaders({ id: row.id, body, secrets, at: new Date() }),
+        ...signedHeaders({ id: row.id, body, keys, at: new Date() }),
       },
       body,
     });
@@ -131,13 +136,26 @@ export async function mailDisabledEndpointNotices({
   return mailed;
 }
 
+/** A claimed delivery waiting for a sender, and when it was claimed (ms since the epoch). */
+interface Claimed {
+  row: ClaimedDeliveryRow;
+  claimedAt: number;
+}
+
+/** A claimed delivery not started this long before its lease ends is left to the next claim. */
+const LEASE_MARGIN_MS = 5_000;
+
 /**
  * One webhook lane: until `runForMs` passes or `signal` aborts, claims the queue's due
- * deliveries in batches, sends each signed (`concurrency` at a time, through the outbound address
- * checks of `send`), and records the batch's outcomes in one transaction. With nothing due it
- * sleeps until a wake-up (`wakeups`: the API queued a test or a retry; `local`: the dispatcher
- * queued deliveries) or `idlePollMs`. A delivery is at least once: a lane that dies after sending
- * and before recording leaves it to be sent again when its lease ends (same `webhook-id`).
+ * deliveries in batches of `batchSize` and sends each signed (`concurrency` at a time, through
+ * the outbound address checks of `send`), as a stream: the next batch is claimed while the last
+ * half of the one before is still waiting to be sent, so the senders never wait for a claim, and
+ * the outcomes are recorded in batches too (`batchSize`, or every `recordEveryMs`, one record at
+ * a time, each one transaction). With nothing due it sleeps until a wake-up (`wakeups`: the API
+ * queued a test or a retry; `local`: the dispatcher queued deliveries) or `idlePollMs`. A
+ * delivery is at least once: a lane that dies after sending and before recording leaves it to be
+ * sent again when its lease ends (same `webhook-id`); one not begun before its lease nearly ends
+ * is not sent by this lane (another may have claimed it).
  */
 export async function runWebhookLane({
   queue,
@@ -149,6 +167,7 @@ export async function runWebhookLane({
   concurrency = 32,
   leaseSeconds = 120,
   idlePollMs = 1000,
+  recordEveryMs = 200,
   onProgress = () => undefined,
   ...deps
 }: WebhookDeliveryDeps & {
@@ -161,11 +180,12 @@ export async function runWebhookLane({
   concurrency?: number;
   leaseSeconds?: number;
   idlePollMs?: number;
+  recordEveryMs?: number;
   onProgress?: (report: WebhookLaneReport) => void;
 }): Promise<WebhookLaneReport> {
   const report: WebhookLaneReport = { attempted: 0, succeeded: 0, failed: 0, disabled: 0 };
-  const limit = pLimit(concurrency);
   const until = Date.now() + runForMs;
+  const keyOf = signingKeys(deps.encryptionKey);
   // Notices may be owed by a lane of this queue that died after disabling an endpoint; one that
   // Temporal cannot take now stays owed, and is tried again on the next round.
   let noticesOwed = true;
@@ -175,27 +195,78 @@ export async function runWebhookLane({
       () => true,
     );
   };
-  // A batch's outcomes are recorded while the next batch is claimed and sent (one record at a
-  // time; its failure ends the lane like any other).
-  let recording: Promise<void> = Promise.resolve();
-  const record = async (attempts: DeliveryAttempt[]): Promise<void> => {
-    const disabled = await recordWebhookAttempts(deps.sql, {
-      attempts,
-      disableAfterSeconds: deps.schedule.disableAfterSeconds,
-      queue,
-    });
-    report.attempted += attempts.length;
-    report.succeeded += attempts.filter((a) => a.ok).length;
-    report.failed += attempts.filter((a) => !a.ok).length;
-    if (disabled.length > 0) {
-      report.disabled += disabled.length;
-      await mailNotices();
+  const recorder = createRecordBatcher<DeliveryAttempt>({
+    batchSize,
+    maxWaitMs: recordEveryMs,
+    write: async (attempts) => {
+      const disabled = await recordWebhookAttempts(deps.sql, {
+        attempts,
+        disableAfterSeconds: deps.schedule.disableAfterSeconds,
+        queue,
+      });
+      report.attempted += attempts.length;
+      for (const a of attempts) {
+        if (a.ok) report.succeeded += 1;
+        else report.failed += 1;
+      }
+      if (disabled.length > 0) {
+        report.disabled += disabled.length;
+        await mailNotices();
+      }
+      onProgress(report);
+    },
+  });
+
+  // Claimed deliveries not begun yet (oldest first), and how many are being sent.
+  const waiting: Claimed[] = [];
+  let sending = 0;
+  let broken: { error: unknown } | undefined;
+  // Resolved when `waiting` is down to half a batch (time to claim) or all is sent (`idle`).
+  let onRoom: (() => void) | undefined;
+  let onIdle: (() => void) | undefined;
+  const lowWater = Math.floor(batchSize / 2);
+
+  const pump = (): void => {
+    while (sending < concurrency && waiting.length > 0) {
+      const { row, claimedAt } = waiting.shift() as Claimed;
+      if (Date.now() > claimedAt + leaseSeconds * 1000 - LEASE_MARGIN_MS) continue;
+      sending += 1;
+      attempt(deps, row, keyOf).then(
+        (outcome) => {
+          sending -= 1;
+          recorder.add(outcome);
+          pump();
+        },
+        (error: unknown) => {
+          sending -= 1;
+          broken ??= { error };
+          pump();
+        },
+      );
     }
-    onProgress(report);
+    if (onRoom && waiting.length <= lowWater) {
+      const room = onRoom;
+      onRoom = undefined;
+      room();
+    }
+    if (sending === 0 && waiting.length === 0) {
+      recorder.flush();
+      const idle = onIdle;
+      onIdle = undefined;
+      idle?.();
+    }
   };
+  const room = (): Promise<void> =>
+    waiting.length <= lowWater ? Promise.resolve() : new Promise((r) => (onRoom = r));
+  const idle = (): Promise<void> =>
+    sending === 0 && waiting.length === 0 ? Promise.resolve() : new Promise((r) => (onIdle = r));
+
   try {
     while (!signal.aborted && Date.now() < until) {
+      if (broken) throw broken.error;
+      recorder.check();
       if (noticesOwed) await mailNotices();
+      await room();
       const seen = wakeups.generation();
       const seenLocal = local.generation();
       const claimed = await claimWebhookDeliveries(deps.sql, {
@@ -203,18 +274,10 @@ export async function runWebhookLane({
         limit: batchSize,
         leaseSeconds,
       });
-      if (claimed.length > 0) {
-        const readSecret = secretReader(deps.encryptionKey);
-        const attempts = await Promise.all(
-          claimed.map((row) => limit(() => attempt(deps, row, readSecret))),
-        );
-        await recording;
-        recording = record(attempts);
-        // Unheard until awaited; a failure is thrown there.
-        recording.catch(() => undefined);
-      }
+      const claimedAt = Date.now();
+      for (const row of claimed) waiting.push({ row, claimedAt });
+      pump();
       if (claimed.length < batchSize) {
-        await recording;
         const waitMs = Math.min(idlePollMs, until - Date.now());
         await Promise.race([
           wakeups.waitForChange(seen, waitMs, signal),
@@ -223,7 +286,10 @@ export async function runWebhookLane({
       }
     }
   } finally {
-    await recording;
+    // What was claimed is sent and recorded before the lane ends (or fails).
+    await idle();
+    await recorder.drain();
   }
+  if (broken) throw broken.error;
   return report;
 }

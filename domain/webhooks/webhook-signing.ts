@@ -1,11 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret in Standard Webhooks' form: `whsec_` and 24 random bytes in base64. */
 export function newSigningSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * The HMAC key a secret stands for, as Standard Webhooks reads it (the base64 after `whsec_`),
+ * decoded once so that each attempt only hashes.
+ */
+export function signingKey(secret: string): KeyObject {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length === 0) throw new Error('A signing secret cannot be empty');
+  return createSecretKey(key);
 }
 
 /** The Standard Webhooks headers a delivery attempt carries. */
@@ -16,25 +26,31 @@ export interface SignedHeaders {
 }
 
 /**
- * Signs one attempt with every secret given (the current one, and during a rotation's overlap the
- * previous one too): `webhook-signature` lists one `v1,<signature>` per secret, separated by
- * spaces, and a receiver that knows either secret verifies it.
+ * Signs one attempt with every key given (the current secret's, and during a rotation's overlap
+ * the previous one's too): `webhook-signature` lists one `v1,<signature>` per key, separated by
+ * spaces, and a receiver that knows either secret verifies it. The signature is Standard
+ * Webhooks' v1: base64 of HMAC-SHA256 over `<id>.<timestamp>.<body>` (node's crypto; the
+ * `standardwebhooks` package verifies it, test/unit/webhook-signing.test.ts).
  */
 export function signedHeaders({
   id,
   body,
-  secrets,
+  keys,
   at,
 }: {
   id: string;
   body: string;
-  secrets: readonly string[];
+  keys: readonly KeyObject[];
   at: Date;
 }): SignedHeaders {
-  const signatures = secrets.map((secret) => new Webhook(secret).sign(id, at, body));
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  const signatures = keys.map(
+    (key) =>
+      `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`,
+  );
   return {
     'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-timestamp': timestamp,
     'webhook-signature': signatures.join(' '),
   };
 }
