@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { buildLeanMessage, canBuildLean, envelopeOf } from '../domain/sending/mime-message.js';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../domain/shared/ports.js';
 
 /** A pooled SMTP transport from SMTP_URL (smtp:// or smtps://, credentials in the URL). */
@@ -25,7 +26,16 @@ export function createSmtpMailer({
   return {
     async send(message: OutgoingMessage) {
       try {
-        const info = await transport.sendMail(message);
+        // Most mail is built once as bytes, signed with the domain's parsed key, and written raw.
+        const info = await transport.sendMail(
+          canBuildLean(message)
+            ? {
+                envelope: envelopeOf(message),
+                raw: await buildLeanMessage(message),
+                messageId: message.messageId,
+              }
+            : message,
+        );
         return { messageId: info.messageId };
       } catch (error) {
         const responseCode = (error as { responseCode?: number }).responseCode;

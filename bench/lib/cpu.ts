@@ -4,7 +4,7 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 async function ticksOf(
   pid: number,
-): Promise<{ comm: string; ticks: number; childTicks: number } | undefined> {
+): Promise<{ comm: string; ppid: number; ticks: number; childTicks: number } | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
@@ -13,6 +13,7 @@ async function ticksOf(
     // utime, stime, cutime, cstime are fields 14-17 of the whole line: 12-15 after "pid (comm) ".
     return {
       comm,
+      ppid: Number(fields[1]),
       ticks: Number(fields[11]) + Number(fields[12]),
       childTicks: Number(fields[13]) + Number(fields[14]),
     };
@@ -22,11 +23,16 @@ async function ticksOf(
 }
 
 /**
- * CPU seconds used so far by the named processes, and by every PostgreSQL and Temporal process
- * on the machine: live ones by command name, plus what the postmaster's exited backends used
- * (its children's time), so backends that come and go are all counted. Linux only.
+ * CPU seconds used so far by the named processes, and by PostgreSQL and Temporal: with
+ * `postgresPid` (the stack's postmaster) its own time, its live backends' and what its exited
+ * backends used (its children's time), so backends that come and go are all counted and other
+ * clusters on a shared machine are not; without it every process named postgres. With
+ * `temporalPid` that process alone, otherwise every process named temporal. Linux only.
  */
-export async function cpuSnapshot(named: Record<string, number>): Promise<Record<string, number>> {
+export async function cpuSnapshot(
+  named: Record<string, number>,
+  { postgresPid, temporalPid }: { postgresPid?: number; temporalPid?: number } = {},
+): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const [label, pid] of Object.entries(named))
     out[label] = ((await ticksOf(pid))?.ticks ?? 0) / TICKS_PER_SECOND;
@@ -34,9 +40,14 @@ export async function cpuSnapshot(named: Record<string, number>): Promise<Record
   let temporal = 0;
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const found = await ticksOf(Number(entry));
-    if (found?.comm === 'postgres') postgres += found.ticks + found.childTicks;
-    if (found?.comm === 'temporal') temporal += found.ticks;
+    const pid = Number(entry);
+    const found = await ticksOf(pid);
+    if (!found) continue;
+    if (postgresPid === undefined ? found.comm === 'postgres' : pid === postgresPid)
+      postgres += found.ticks + found.childTicks;
+    else if (postgresPid !== undefined && found.ppid === postgresPid) postgres += found.ticks;
+    if (temporalPid === undefined ? found.comm === 'temporal' : pid === temporalPid)
+      temporal += found.ticks + found.childTicks;
   }
   out.postgres = postgres / TICKS_PER_SECOND;
   out.temporal = temporal / TICKS_PER_SECOND;

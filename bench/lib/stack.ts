@@ -17,6 +17,8 @@ export interface BenchStack {
   env: Record<string, string>;
   apiPid: number;
   temporalPid: number;
+  /** The postmaster's, when this stack started it. */
+  postgresPid?: number;
   startWorker(): Promise<RunningProcess>;
   stop(): Promise<void>;
 }
@@ -90,6 +92,11 @@ export async function startBenchStack(
     env,
     apiPid: api.child.pid as number,
     temporalPid: temporal.pid,
+    // The postmaster itself (as root it runs under another user, started through a wrapper).
+    postgresPid: await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').then(
+      (text) => Number(text.split('\n')[0]),
+      () => postgres.pid,
+    ),
     startWorker: async () => {
       const workerArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
       const worker = runEntryPoint('runtime/worker.ts', env, workerArgs);

@@ -248,6 +248,41 @@ export async function markEmailSent(
   );
 }
 
+/** What the server's 250 tells of one email: its Message-ID and rendered subject. */
+export interface AcceptedEmail {
+  emailId: string;
+  messageId: string | null;
+  subject: string;
+}
+
+/**
+ * markEmailSent for many emails at once: one statement (the emails SENT and their `email.sent`
+ * events) and one commit for a group of emails the server accepted, with the same rules for
+ * emails no longer QUEUED.
+ */
+export async function markEmailsSent(
+  sql: Sql,
+  { emails }: { emails: AcceptedEmail[] },
+): Promise<void> {
+  await sql.query(
+    `WITH accepted AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, message_id, subject)),
+     sent AS (
+       UPDATE emails e SET status = CASE WHEN e.status = 'BOUNCED' THEN e.status ELSE 'SENT' END,
+              sent_at = now(), message_id = a.message_id, subject = a.subject,
+              claimed_by = NULL, claimed_until = NULL
+         FROM accepted a
+        WHERE e.id = a.id
+          AND (e.status IN ('QUEUED', 'CANCELLED') OR (e.status = 'BOUNCED' AND e.sent_at IS NULL))
+        RETURNING ${EMAIL_EVENT_COLUMNS.split(', ')
+          .map((c) => `e.${c}`)
+          .join(', ')})
+     ${insertEmailEventSql({ from: 'sent', name: 'email.sent' })}`,
+    [emails.map((e) => e.emailId), emails.map((e) => e.messageId), emails.map((e) => e.subject)],
+    'emails-sent',
+  );
+}
+
 /**
  * Marks a queued email FAILED with the reason, and records `email.failed` (with the first
  * `eventError` characters of it), in one statement. An email no longer QUEUED is left as it is.

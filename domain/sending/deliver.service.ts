@@ -16,10 +16,11 @@ import { signLinkToken } from '../tracking/tokens.js';
 import { returnPathAddress } from './return-path.js';
 import { KEPT_MESSAGE_ID_HEADER } from './send-request.pure.js';
 import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
-import type { DeliveryOutcome } from './email-status.pure.js';
+import type { DeliveryOutcome, SmtpAnswer } from './email-status.pure.js';
 import type { BounceEvidence } from './delivery-feedback.pure.js';
 import { applyDeliveryFeedback } from './delivery-feedback.service.js';
 import { enhancedStatus, permanentRefusalKind } from './smtp-refusal.pure.js';
+import { RECORD_SENT_RETRY_MS } from './sent-recorder.js';
 
 // Compiled once: converting with fresh options compiles their selectors on every call.
 const htmlToText = compileHtmlToText({ wordwrap: 78 });
@@ -171,19 +172,31 @@ export async function composeMessage({
   };
 }
 
-/** A relay's refusal as the evidence its bounce keeps. */
-const relayEvidence = (error: MailDeliveryError): BounceEvidence => ({
+/** A relay's refusal (its words, its reply code when it gave one) as its bounce's evidence. */
+const relayEvidence = ({
+  message,
+  responseCode,
+}: {
+  message: string;
+  responseCode?: number;
+}): BounceEvidence => ({
   source: 'relay',
-  code: error.responseCode,
-  status: enhancedStatus(error.message),
-  diagnostic: error.message.slice(0, 500),
+  code: responseCode,
+  status: enhancedStatus(message),
+  diagnostic: message.slice(0, 500),
 });
 
 /**
  * An email whose retries ran out (temporary refusals for a day): FAILED with the last reason,
- * and a soft bounce of the address it never reached.
+ * and a soft bounce of the address it never reached, with the relay's last answer as evidence
+ * (its reply code when it gave one, the enhanced status in its words).
  */
-export async function giveUpOnEmail({ sql, emailId, error }: EmailFailure): Promise<void> {
+export async function giveUpOnEmail({
+  sql,
+  emailId,
+  error,
+  responseCode,
+}: EmailFailure & { responseCode?: number }): Promise<void> {
   await failEmail({ sql, emailId, error });
   await applyDeliveryFeedback({
     sql,
@@ -191,16 +204,55 @@ export async function giveUpOnEmail({ sql, emailId, error }: EmailFailure): Prom
     feedback: {
       type: 'bounced',
       bounceType: 'soft',
-      evidence: { source: 'relay', diagnostic: error.slice(0, 500) },
+      evidence: relayEvidence({ message: error, responseCode }),
     },
   });
 }
 
 /**
- * Hands a composed email to SMTP and records the answer: SENT (with `email.sent`) when the
- * server accepts; on a permanent refusal BOUNCED (a hard bounce: suppressed, unsubscribed,
- * `email.bounced` with the relay's code and words) when the address does not exist, else FAILED. A temporary failure (4xx, timeout, dropped
- * connection) throws MailDeliveryError and leaves the email QUEUED for a retry.
+ * Hands a composed email to SMTP and records a refusal: on a permanent one BOUNCED (a hard
+ * bounce: suppressed, unsubscribed, `email.bounced` with the relay's code and words) when the
+ * address does not exist, else FAILED. Answers ACCEPTED when the server took it, which the caller
+ * records (SENT and `email.sent`). A temporary failure (4xx, timeout, dropped connection) throws
+ * MailDeliveryError and leaves the email QUEUED for a retry.
+ */
+export async function sendComposed({
+  sql,
+  mailer,
+  emailId,
+  message,
+}: {
+  sql: Sql;
+  mailer: Mailer;
+  emailId: string;
+  message: OutgoingMessage;
+}): Promise<SmtpAnswer> {
+  try {
+    await mailer.send(message);
+  } catch (error) {
+    if (error instanceof MailDeliveryError && error.permanent) {
+      if (permanentRefusalKind(error.message) === 'hard_bounce') {
+        await applyDeliveryFeedback({
+          sql,
+          emailId,
+          feedback: { type: 'bounced', bounceType: 'hard', evidence: relayEvidence(error) },
+        });
+        return 'BOUNCED';
+      }
+      await failEmail({ sql, emailId, error: error.message });
+      return 'FAILED';
+    }
+    throw error;
+  }
+  return 'ACCEPTED';
+}
+
+/**
+ * sendComposed for one email on its own, recording SENT (with `email.sent`) the moment the
+ * server accepts: a connection is held before the SMTP transaction, so one statement records it
+ * without waiting for the pool. That gap, a round trip, is the only one in which a crash leads to
+ * a second send (no SMTP client can close it). The delivery lanes record their emails in groups
+ * instead (sent-recorder.ts).
  */
 export async function sendAndRecord({
   sql,
@@ -214,34 +266,12 @@ export async function sendAndRecord({
   composed: { message: OutgoingMessage; subject: string };
 }): Promise<Exclude<DeliveryOutcome, 'SKIPPED'>> {
   const { message, subject } = composed;
-  // A connection is held before the SMTP transaction, so the moment the server accepts, one
-  // statement records SENT and `email.sent` without waiting for the pool: that gap, a round trip,
-  // is the only one in which a crash leads to a second send (no SMTP client can close it).
   const sent = { emailId, messageId: message.messageId ?? null, subject };
   const outcome = await sql.connection<
     Exclude<DeliveryOutcome, 'SKIPPED'> | { unrecorded: unknown }
   >(async (held) => {
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      if (error instanceof MailDeliveryError && error.permanent) {
-        if (permanentRefusalKind(error.message) === 'hard_bounce') {
-          await applyDeliveryFeedback({
-            sql: held,
-            emailId,
-            feedback: {
-              type: 'bounced',
-              bounceType: 'hard',
-              evidence: relayEvidence(error),
-            },
-          });
-          return 'BOUNCED';
-        }
-        await failEmail({ sql: held, emailId, error: error.message });
-        return 'FAILED';
-      }
-      throw error;
-    }
+    const answer = await sendComposed({ sql: held, mailer, emailId, message });
+    if (answer !== 'ACCEPTED') return answer;
     try {
       await markEmailSent(held, sent);
     } catch (error) {
@@ -264,9 +294,6 @@ export async function sendAndRecord({
     }
   }
 }
-
-/** How long a SENT commit that failed after the server's 250 is retried. */
-const RECORD_SENT_RETRY_MS = 20_000;
 
 /**
  * Delivers one email from its own send-email workflow (an email whose first attempt failed for

@@ -4,6 +4,7 @@ import {
   markEmailRetrying,
   releaseEmailLeases,
   renewEmailLeases,
+  type AcceptedEmail,
   type DeliverableEmail,
 } from '../../db/sql/email-delivery.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
@@ -13,7 +14,8 @@ import {
   type QueueWakeups,
   type WorkflowEngine,
 } from '../shared/ports.js';
-import { composeMessage, failEmail, sendAndRecord } from './deliver.service.js';
+import { composeMessage, failEmail, sendComposed } from './deliver.service.js';
+import { createSentRecorder } from './sent-recorder.js';
 
 export interface LaneReport {
   sent: number;
@@ -59,8 +61,9 @@ async function handOff({
 
 /**
  * One delivery lane: until `runForMs` passes or `signal` aborts, claims batches of queued
- * emails (no project beyond its send throttle) and delivers each through a free delivery slot,
- * committing SENT the moment the server accepts. With nothing to take it sleeps until the queue's
+ * emails (no project beyond its send throttle) and delivers each through a free delivery slot;
+ * what the server accepted is committed SENT in groups after the 250s (sent-recorder.ts: one
+ * statement and one commit per group, at the latest when the batch has no email in flight). With nothing to take it sleeps until the queue's
  * wake-up, a throttled project's next turn or `idlePollMs`. Leases of
  * emails in hand are renewed while the lane lives; a lane that dies leaves them to expire, or to
  * its retried attempt, which carries the same token. Emails it claimed and never began are
@@ -111,30 +114,67 @@ export async function runDeliveryLane({
     (leaseSeconds * 1000) / 3,
   );
 
-  const deliver = async (row: DeliverableEmail): Promise<void> => {
-    if (signal.aborted) return; // stays held, released below
+  // Emails of the lane between their claim and the server's answer: with none left, what the
+  // server accepted is committed at once rather than waiting for more.
+  let unanswered = 0;
+  const recorder = createSentRecorder({ sql, idle: () => unanswered === 0, groupSize: batchSize });
+
+  /** Composes and sends one email in a delivery slot; answers what was accepted, for the recorder. */
+  const attempt = async (row: DeliverableEmail): Promise<AcceptedEmail | 'settled' | 'kept'> => {
     try {
       const composed = await composeMessage({ sql, row, encryptionKey, publicUrl });
       if ('failed' in composed) {
         await failEmail({ sql, emailId: row.id, error: composed.failed });
         report.failed += 1;
-      } else if ((await sendAndRecord({ sql, mailer, emailId: row.id, composed })) === 'SENT') {
-        report.sent += 1;
-      } else {
-        report.failed += 1;
+        return 'settled';
       }
+      const { message, subject } = composed;
+      const answer = await sendComposed({ sql, mailer, emailId: row.id, message });
+      if (answer === 'ACCEPTED')
+        return { emailId: row.id, messageId: message.messageId ?? null, subject };
+      report.failed += 1;
+      return 'settled';
     } catch (error) {
       // Not an SMTP answer but the database failing (stopping, restarting): no reason for a
       // send-email workflow, which would race this lane's next run for the row. The email stays
       // in this lane's hands; its next run (same token) or, after the lease, any lane takes it.
-      if (!(error instanceof MailDeliveryError)) return;
-      const message = error.message;
-      const handedOff = await handOff({ sql, engine, row, error: message, leaseSeconds }).catch(
-        () => undefined,
-      );
-      if (handedOff === undefined) return;
+      if (!(error instanceof MailDeliveryError)) return 'kept';
+      const handedOff = await handOff({
+        sql,
+        engine,
+        row,
+        error: error.message,
+        leaseSeconds,
+      }).catch(() => undefined);
+      if (handedOff === undefined) return 'kept';
       if (handedOff) report.retrying += 1;
+      return 'settled';
     }
+  };
+
+  const deliver = async (row: DeliverableEmail): Promise<void> => {
+    if (signal.aborted) {
+      unanswered -= 1;
+      recorder.nudge();
+      return; // stays held, released below
+    }
+    let outcome: Awaited<ReturnType<typeof attempt>>;
+    try {
+      outcome = await slots(() => attempt(row));
+    } finally {
+      unanswered -= 1;
+    }
+    if (outcome === 'kept') return recorder.nudge();
+    if (outcome !== 'settled') {
+      // SENT only once its group commits, after the 250. A commit that keeps failing leaves
+      // the email held: its next run (same token) or, after the lease, any lane sends it again.
+      const recorded = await recorder.record(outcome).then(
+        () => true,
+        () => false,
+      );
+      if (!recorded) return;
+      report.sent += 1;
+    } else recorder.nudge();
     held.delete(row.id);
   };
 
@@ -155,7 +195,8 @@ export async function runDeliveryLane({
         continue;
       }
       for (const row of batch) held.add(row.id);
-      await Promise.all(batch.map((row) => slots(() => deliver(row))));
+      unanswered += batch.length;
+      await Promise.all(batch.map((row) => deliver(row)));
     }
   } finally {
     clearInterval(renewal);

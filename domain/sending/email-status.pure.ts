@@ -23,3 +23,9 @@ export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];
  * that does not exist); SKIPPED when it was no longer queued.
  */
 export type DeliveryOutcome = Extract<EmailStatus, 'SENT' | 'FAILED' | 'BOUNCED'> | 'SKIPPED';
+
+/**
+ * What the relay made of one email handed to it: ACCEPTED (a 250, recorded SENT by the caller),
+ * or the status a permanent refusal left it in.
+ */
+export type SmtpAnswer = 'ACCEPTED' | Extract<EmailStatus, 'BOUNCED' | 'FAILED'>;
