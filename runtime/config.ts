@@ -131,6 +131,17 @@ const envSchema = z.object({
   // Delivery lanes of the email-delivery loop, spread over the workers of the task queue.
   EMAIL_DELIVERY_LANES: z.coerce.number().int().min(1).max(32).default(2),
   EMAIL_DELIVERY_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  // An email refused for now (4xx, timeout, dropped connection) is tried again with backoff
+  // (1 s, doubling, at most EMAIL_RETRY_MAX_INTERVAL apart) for EMAIL_RETRY_WINDOW; then it is
+  // FAILED and counts as a soft bounce.
+  EMAIL_RETRY_WINDOW: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 24h')
+    .default('24h'),
+  EMAIL_RETRY_MAX_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 10m')
+    .default('10m'),
   // Lanes of the automation dispatch loop (events to executions, and their Temporal commands).
   AUTOMATION_DISPATCH_LANES: z.coerce.number().int().min(1).max(32).default(2),
   AUTOMATION_DISPATCH_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
@@ -204,6 +215,8 @@ export interface Config {
   campaignBatchSize: number;
   campaignWatchSeconds: number;
   emailDelivery: { lanes: number; laneSeconds: number };
+  /** How long, and how far apart at most, an email refused for now is tried again. */
+  emailRetry: { windowSeconds: number; maxIntervalSeconds: number };
   automationDispatch: { lanes: number; laneSeconds: number };
   smtpPoolSize: number;
   spfInclude: string;
@@ -335,6 +348,10 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDelivery: {
       lanes: env.EMAIL_DELIVERY_LANES,
       laneSeconds: env.EMAIL_DELIVERY_LANE_SECONDS,
+    },
+    emailRetry: {
+      windowSeconds: secondsOf(env.EMAIL_RETRY_WINDOW),
+      maxIntervalSeconds: secondsOf(env.EMAIL_RETRY_MAX_INTERVAL),
     },
     automationDispatch: {
       lanes: env.AUTOMATION_DISPATCH_LANES,

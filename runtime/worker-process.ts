@@ -64,7 +64,9 @@ export async function startWorker({
   );
   // One native connection for the worker and the engine (executions start eagerly on it).
   const connection = await connectWorker(temporal);
-  const engine = TemporalWorkflowEngine.sharing(connection, temporal);
+  const engine = TemporalWorkflowEngine.sharing(connection, temporal, {
+    emailRetry: config.emailRetry,
+  });
   const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
   const emailDelivery = { queue: temporal.taskQueue, ...config.emailDelivery };
   const automationDispatch = { queue: temporal.taskQueue, ...config.automationDispatch };

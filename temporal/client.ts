@@ -47,6 +47,7 @@ import type {
   sendEmail,
   sendSystemEmail,
 } from './workflows/index.js';
+import type { SendEmailRetry } from './workflows/send-email.workflow.js';
 
 /** A live worker re-polls at least once per long poll (about a minute). */
 const LIVE_POLLER_MS = 90_000;
@@ -67,6 +68,8 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
     private readonly ownsConnection: boolean,
     /** Executions start eagerly: their first task goes to this process's worker, no poll. */
     private readonly eagerStarts: boolean,
+    /** The retries of the send-email runs it starts (the workflow's defaults when absent). */
+    private readonly emailRetry?: SendEmailRetry,
   ) {}
 
   static create(settings: TemporalSettings): TemporalWorkflowEngine {
@@ -81,9 +84,20 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
    * its dispatcher starts (on its task queue) start eagerly, their first workflow task handed
    * to this worker in the start's answer, which spares the server a dispatch per execution.
    */
-  static sharing(connection: NativeConnection, settings: TemporalSettings): TemporalWorkflowEngine {
+  static sharing(
+    connection: NativeConnection,
+    settings: TemporalSettings,
+    { emailRetry }: { emailRetry?: SendEmailRetry } = {},
+  ): TemporalWorkflowEngine {
     const client = new Client({ connection, namespace: settings.namespace });
-    return new TemporalWorkflowEngine(connection, client, settings.taskQueue, false, true);
+    return new TemporalWorkflowEngine(
+      connection,
+      client,
+      settings.taskQueue,
+      false,
+      true,
+      emailRetry,
+    );
   }
 
   private async start<A extends unknown[]>(
@@ -124,7 +138,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   async startSendEmail(request: SendEmailRequest): Promise<void> {
     await this.start<Parameters<typeof sendEmail>>('sendEmail', {
       workflowId: sendEmailWorkflowId(request.emailId),
-      args: [request],
+      args: [{ ...request, retry: this.emailRetry }],
       projectId: request.projectId,
     });
   }

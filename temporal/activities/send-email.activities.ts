@@ -1,6 +1,8 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import { deliverEmail, giveUpOnEmail } from '../../domain/sending/deliver.service.js';
-import type { Mailer } from '../../domain/shared/ports.js';
+import { MailDeliveryError, type Mailer } from '../../domain/shared/ports.js';
+import { MAIL_DELIVERY_FAILURE, type MailDeliveryFailureDetails } from '../shared/failures.js';
 import { heartbeating } from './heartbeating.js';
 
 export function createSendEmailActivities({
@@ -16,11 +18,25 @@ export function createSendEmailActivities({
 }) {
   return {
     async deliverEmail(emailId: string): Promise<string> {
-      // Heartbeats while the SMTP transaction runs, so a killed worker is noticed in seconds.
-      return heartbeating(() => deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl }));
+      try {
+        // Heartbeats while the SMTP transaction runs, so a killed worker is noticed in seconds.
+        return await heartbeating(() =>
+          deliverEmail({ sql, mailer, emailId, encryptionKey, publicUrl }),
+        );
+      } catch (error) {
+        if (!(error instanceof MailDeliveryError)) throw error;
+        // Retried like any failure; the relay's reply code goes with it, for the soft bounce
+        // the workflow records if the retries run out.
+        const details: MailDeliveryFailureDetails = { responseCode: error.responseCode };
+        throw ApplicationFailure.create({
+          message: error.message,
+          type: MAIL_DELIVERY_FAILURE,
+          details: [details],
+        });
+      }
     },
-    async failEmail(emailId: string, error: string): Promise<void> {
-      await giveUpOnEmail({ sql, emailId, error });
+    async failEmail(emailId: string, error: string, responseCode?: number): Promise<void> {
+      await giveUpOnEmail({ sql, emailId, error, responseCode });
     },
   };
 }

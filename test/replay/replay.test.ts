@@ -33,6 +33,7 @@ const WORKFLOWS = [
   'report-billing-usage',
   'segment-compute',
   'send-email',
+  'send-email.gave-up',
   'send-system-email',
 ];
 

@@ -64,5 +64,18 @@ describe('configuration', () => {
       taskQueue: 'mailwright',
       uiPort: 8233,
     });
+    expect(config.emailRetry).toEqual({ windowSeconds: 86_400, maxIntervalSeconds: 600 });
+  });
+
+  it('reads the retries of temporarily refused email', async () => {
+    const config = await loadConfig({
+      DATA_DIR: await tempDir(),
+      EMAIL_RETRY_WINDOW: '90m',
+      EMAIL_RETRY_MAX_INTERVAL: '30s',
+    });
+    expect(config.emailRetry).toEqual({ windowSeconds: 5400, maxIntervalSeconds: 30 });
+    await expect(
+      loadConfig({ DATA_DIR: await tempDir(), EMAIL_RETRY_WINDOW: '1.5h' }),
+    ).rejects.toThrow(/EMAIL_RETRY_WINDOW/);
   });
 });
