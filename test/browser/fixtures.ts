@@ -77,6 +77,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // A string expression: the test code compiles without the DOM library.
         const height = Number(await target.evaluate('document.documentElement.scrollHeight'));
         await target.setViewportSize({ width, height: Math.max(800, Math.min(height, 6000)) });
+        // Layouts that follow the size (the workflow canvas refits 50 ms after a resize) settle
+        // before the picture; only what the screenshot shows depends on it, never a verdict.
+        await target.evaluate(
+          'new Promise((done) => setTimeout(() => requestAnimationFrame(() => done(null)), 120))',
+        );
         await target.screenshot({ path: path.join(SCREENSHOTS, `${slug}--${name}--${width}.png`) });
       }
       await target.setViewportSize(size);

@@ -270,5 +270,65 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
     page.locator('.react-flow__edge:not([data-testid^="rf__edge-trigger->"])'),
   ).toHaveCount(6);
   await snap('duplicated');
+
+  // The copy is disabled, so its trigger changes in the trigger's panel; the original keeps its.
+  const copyId = /\/workflows\/([0-9a-f-]{36})$/.exec(page.url())?.[1] as string;
+  await page
+    .getByRole('region', { name: 'Workflow graph' })
+    .getByRole('group', { name: 'Trigger', exact: true })
+    .click();
+  const trigger = page.getByRole('form', { name: 'Trigger' });
+  await expect(trigger.getByLabel('Starts when')).toHaveValue('EVENT');
+  await expect(trigger.getByLabel('Event name')).toHaveValue('signup');
+  await trigger.getByLabel('Event name').fill('trial.started');
+  await trigger.getByRole('button', { name: 'Save trigger' }).click();
+  await expect(page.getByTestId('workflow-state')).toHaveText(
+    'Disabled · When “trial.started” is tracked',
+  );
+  await expect(
+    page
+      .getByRole('region', { name: 'Workflow graph' })
+      .getByRole('group', { name: 'Trigger', exact: true }),
+  ).toContainText('When “trial.started” is tracked');
+  await expect(trigger.getByLabel('Event name')).toHaveValue('trial.started');
+  await expect(trigger.getByRole('button', { name: 'Save trigger' })).toBeEnabled();
+  await checkA11y();
+  await snap('trigger-changed');
+  await trigger.getByLabel('Starts when').selectOption({ label: 'Started through the API only' });
+  await expect(trigger.getByLabel('Event name')).toHaveCount(0);
+  await trigger.getByRole('button', { name: 'Save trigger' }).click();
+  await expect(page.getByTestId('workflow-state')).toHaveText('Disabled · Started through the API');
+  await expect(trigger.getByLabel('Starts when')).toHaveValue('MANUAL');
+  await expect(trigger.getByRole('button', { name: 'Save trigger' })).toBeEnabled();
+  const triggerOf = async (id: string) =>
+    (await (await request.get(`/workflows/${id}`, { headers })).json()) as {
+      enabled: boolean;
+      triggerType: string;
+      triggerConfig: Record<string, string>;
+    };
+  expect(await triggerOf(copyId)).toMatchObject({
+    enabled: false,
+    triggerType: 'MANUAL',
+    triggerConfig: {},
+  });
+  expect(await triggerOf(workflowId)).toMatchObject({
+    enabled: true,
+    triggerType: 'EVENT',
+    triggerConfig: { eventName: 'signup' },
+  });
+  await snap('trigger-manual');
+
+  // Narrowed to a phone's width, the canvas fits the whole graph in view again.
+  await page.setViewportSize({ width: 390, height: 800 });
+  const canvas = page.getByRole('region', { name: 'Workflow graph' });
+  await expect
+    .poll(async () => {
+      const area = await canvas.boundingBox();
+      const nodes = await canvas.locator('.react-flow__node').all();
+      const boxes = await Promise.all(nodes.map((n) => n.boundingBox()));
+      return boxes.every((b) => area && b && b.x >= area.x && b.x + b.width <= area.x + area.width);
+    })
+    .toBe(true);
+  await page.setViewportSize({ width: 1280, height: 800 });
   expect(pageErrors).toEqual([]);
 });

@@ -5,6 +5,7 @@ import {
   useEdgesState,
   useNodesState,
   useReactFlow,
+  useStore,
   type Connection,
   type Edge,
 } from '@xyflow/react';
@@ -101,7 +102,7 @@ export function WorkflowCanvas({
           minZoom={0.2}
           proOptions={{ hideAttribution: true }}
         >
-          <FitWhenStepsChange count={`${steps.length}:${transitions.length}`} />
+          <KeepGraphInView count={`${steps.length}:${transitions.length}`} />
           <Background gap={20} />
           <Controls showInteractive={false} />
         </ReactFlow>
@@ -110,12 +111,18 @@ export function WorkflowCanvas({
   );
 }
 
-/** Fits the whole graph in view again when a step is added or removed (fitView is initial only). */
-function FitWhenStepsChange({ count }: { count: string }) {
+/**
+ * Fits the whole graph in view again when a step is added or removed (fitView is initial only),
+ * and when the canvas changes size (a window resized, a phone turned), so no step is left
+ * outside it.
+ */
+function KeepGraphInView({ count }: { count: string }) {
   const flow = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
   useEffect(() => {
     const timer = setTimeout(() => void flow.fitView({ padding: 0.2, duration: 0 }), 50);
     return () => clearTimeout(timer);
-  }, [count, flow]);
+  }, [count, width, height, flow]);
   return null;
 }
