@@ -20,6 +20,7 @@ import type { DeliveryOutcome, SmtpAnswer } from './email-status.pure.js';
 import type { BounceEvidence } from './delivery-feedback.pure.js';
 import { applyDeliveryFeedback } from './delivery-feedback.service.js';
 import { enhancedStatus, permanentRefusalKind } from './smtp-refusal.pure.js';
+import type { SubscriptionLink } from './link-variables.pure.js';
 import { RECORD_SENT_RETRY_MS } from './sent-recorder.js';
 
 // Compiled once: converting with fresh options compiles their selectors on every call.
@@ -60,6 +61,10 @@ export async function failEmail({ sql, emailId, error }: EmailFailure): Promise<
   });
 }
 
+/** Whether the email's subject or body can read the template variable `name`. */
+const usesVariable = (row: DeliverableEmail, name: SubscriptionLink): boolean =>
+  row.body.includes(name) || row.subject.includes(name);
+
 /**
  * Renders an email into the message SMTP gets: template variables with the contact's
  * subscription links, tracked links and the open pixel as chosen when it was queued, the one-click
@@ -80,17 +85,20 @@ export async function composeMessage({
   const subscription = row.contact_id
     ? signLinkToken({ k: 'u', c: row.contact_id, p: row.project_id, e: row.id }, encryptionKey)
     : undefined;
-  const links = subscription
+  const links: Partial<Record<SubscriptionLink, string>> = subscription
     ? {
         unsubscribeUrl: `${publicUrl}/unsubscribe/${subscription}`,
         subscribeUrl: `${publicUrl}/subscribe/${subscription}`,
         manageUrl: `${publicUrl}/manage/${subscription}`,
         // Confirms a contact that waits for its double opt-in confirmation; nothing otherwise.
-        confirmUrl: confirmationLink({
-          secret: encryptionKey,
-          publicUrl,
-          projectId: row.project_id,
-          contactId: row.contact_id as string,
+        // Signed only for a template that names it (most never do).
+        ...(usesVariable(row, 'confirmUrl') && {
+          confirmUrl: confirmationLink({
+            secret: encryptionKey,
+            publicUrl,
+            projectId: row.project_id,
+            contactId: row.contact_id as string,
+          }),
         }),
       }
     : {};

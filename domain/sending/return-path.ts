@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { constantTimeEqual } from '../shared/secrets.js';
 
 /**
@@ -47,11 +47,15 @@ function unbase32(text: string, byteCount: number): Buffer | undefined {
   return bytes.length === byteCount ? Buffer.from(bytes) : undefined;
 }
 
-let lastKey: { secret: string; key: Buffer } | undefined;
+// A KeyObject made once per secret (raw key bytes are imported again on every HMAC).
+let lastKey: { secret: string; key: KeyObject } | undefined;
 
-function keyOf(secret: string): Buffer {
+function keyOf(secret: string): KeyObject {
   if (lastKey?.secret !== secret)
-    lastKey = { secret, key: createHash('sha256').update(`return-path:${secret}`).digest() };
+    lastKey = {
+      secret,
+      key: createSecretKey(createHash('sha256').update(`return-path:${secret}`).digest()),
+    };
   return lastKey.key;
 }
 
