@@ -12,11 +12,11 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import pLimit from 'p-limit';
 import pg from 'pg';
+import { api, idleWorkflows, workflow } from './lib/bench-workflows.js';
 import {
   benchProject,
   cpuSeconds,
   formatRow,
-  json,
   startBenchStack,
   type BenchStack,
 } from './lib/stack.js';
@@ -36,39 +36,6 @@ const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
 };
-
-async function api(stack: BenchStack, key: string, method: string, path: string, body?: unknown) {
-  const res = await json(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/** An enabled workflow of `steps` linked in order, triggered by `event`. */
-async function workflow(
-  stack: BenchStack,
-  key: string,
-  { event, steps }: { event: string; steps: { type: string; config: unknown; branch?: string }[] },
-): Promise<string> {
-  const created = await api(stack, key, 'POST', '/workflows', { name: event, triggerEvent: event });
-  const ids: string[] = [];
-  for (const step of steps) {
-    ids.push((await api(stack, key, 'POST', `/workflows/${created.id}/steps`, step)).id);
-  }
-  for (let i = 1; i < ids.length; i += 1) {
-    await api(stack, key, 'POST', `/workflows/${created.id}/transitions`, {
-      fromStepId: ids[i - 1],
-      toStepId: ids[i],
-      branch: steps[i - 1]?.branch,
-    });
-  }
-  await api(stack, key, 'PATCH', `/workflows/${created.id}`, { enabled: true });
-  return created.id;
-}
 
 async function trackMany(
   stack: BenchStack,
@@ -230,12 +197,7 @@ async function trivialThroughput(stack: BenchStack) {
 /** Part 2: a project with 10 workflows that never match and WAITING executions of others. */
 async function busyProject(stack: BenchStack, db: pg.Client) {
   const project = await benchProject(stack.apiUrl);
-  for (let i = 0; i < 10; i += 1) {
-    await workflow(stack, project.secretKey, {
-      event: `never-${i}`,
-      steps: [{ type: 'UPDATE_CONTACT', config: { data: { never: i } } }],
-    });
-  }
+  await idleWorkflows(stack, project.secretKey, 10);
   const waitingId = await workflow(stack, project.secretKey, {
     event: 'enter',
     steps: [

@@ -7,18 +7,22 @@
 // many connections (SMTP_POOL_SIZE) to the same sink by a pipelining client
 // (bench/lib/raw-smtp.ts). Content is checked by the tests (campaigns.test.ts: mailauth and
 // mailparser), not here. Settings: BENCH_CONTACTS (100000), BENCH_FLOOR_PREFIX (r1: the
-// recipients r1, r10.., r1xxxx, 11,111 of 100,000, whose messages the floor sends).
+// recipients r1, r10.., r1xxxx, 11,111 of 100,000, whose messages the floor sends), BENCH_DKIM
+// (1; 0 sends ours and the floor unsigned, for the bench only: the domain's selector is
+// emptied in the database, and a domain without one is not signed for).
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startCountingSink } from './lib/counting-sink.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
+import { resetStatements, topStatements } from './lib/pg-statements.js';
 import { prebuildMessages, sendRawOverConnections } from './lib/raw-smtp.js';
 import { composeFloorMessages, verifiedBenchDomain } from './lib/sending.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const FLOOR_PREFIX = process.env.BENCH_FLOOR_PREFIX ?? 'r1';
+const DKIM = process.env.BENCH_DKIM !== '0';
 const POOL = 5; // the worker's SMTP_POOL_SIZE default; the floor uses as many connections
 const log = (line: string): void => console.log(line);
 const now = (): number => performance.timeOrigin + performance.now(); // the sink's clock too
@@ -55,6 +59,12 @@ try {
   const project = await benchProject(stack.apiUrl);
   const auth = { authorization: `Bearer ${project.secretKey}` };
   const domain = await verifiedBenchDomain(stack, dns, auth);
+  if (!DKIM) {
+    await db.query(`UPDATE domains SET selector = '' WHERE project_id = $1 AND domain = $2`, [
+      project.id,
+      domain,
+    ]);
+  }
 
   log(`\nSeeding ${CONTACTS.toLocaleString('en')} contacts...`);
   await db.query(
@@ -83,6 +93,7 @@ try {
   // The sign-up's own mail reached the sink already; count the campaign's alone.
   await sink.reset();
   loadAt('before the campaign');
+  await resetStatements(stack.databaseUrl);
   const cpuBefore = await cpuNow();
   const started = now();
   const sent = await json(`${stack.apiUrl}/campaigns/${campaignId}/send`, {
@@ -107,6 +118,8 @@ try {
   }, `${CONTACTS} emails`);
   const oursCpu = cpuDelta(cpuBefore, await cpuNow());
   loadAt('after the campaign');
+  const statements = await topStatements(stack.databaseUrl, 15);
+  if (statements) log(`\nPostgreSQL statements during the campaign, by total time:\n${statements}`);
   const deliveredIn = ours.lastAt - started;
   const firstIn = ours.firstAt - started;
   const steadyRate = (CONTACTS - 1) / ((ours.lastAt - ours.firstAt) / 1000);
@@ -157,7 +170,7 @@ try {
   const row = (label: string, value: string | number): void =>
     log(formatRow([label, value], widths));
   log(
-    `\nA campaign to ${CONTACTS.toLocaleString('en')} contacts (ALL), ${POOL} SMTP connections\n`,
+    `\nA campaign to ${CONTACTS.toLocaleString('en')} contacts (ALL), ${POOL} SMTP connections, ${DKIM ? 'DKIM-signed' : 'unsigned (BENCH_DKIM=0)'}\n`,
   );
   row('send call answered (ms)', Math.round(answeredIn));
   row('audience snapshotted, from the send call (ms)', Math.round(snapshotIn));

@@ -1,7 +1,8 @@
 // npm run bench:insights — the activity and analytics endpoints over 1,000,000 email rows and
 // 3,000,000 events of one project (seeded with COPY): each endpoint's median and p99 over 20
 // calls through the API, next to the same statements run alone through a pg pool in this
-// process (the floor). Target: every endpoint < 300 ms median and >= 0.8 of its statements.
+// process (the floor). Target (issue 28): every endpoint < 150 ms median, and >= 0.8 of its
+// statements where they take 5 ms or more.
 // Settings: BENCH_EMAILS (1000000), BENCH_EVENTS (3000000), BENCH_CALLS (20).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -241,7 +242,7 @@ try {
 
   const widths = [44, 10, 10, 12, 8, 8];
   log(`\n${CALLS} calls each (ms)\n`);
-  log(formatRow(['', 'median', 'p99', 'statements', 'ratio', '<300'], widths));
+  log(formatRow(['', 'median', 'p99', 'statements', 'ratio', 'target'], widths));
   let met = 0;
   for (const c of cases) {
     const api = await timeCalls(async () => {
@@ -252,7 +253,9 @@ try {
     const floor = await timeCalls(() => c.statements(createSql(pool)));
     const median = quantile(api, 0.5);
     const ratio = quantile(floor, 0.5) / median;
-    const ok = median < 300 && ratio >= 0.8;
+    // Issue 28: < 150 ms median; the ratio counts only where the statements take 5 ms or more
+    // (below that the HTTP round trip and the JSON are most of the time, not the query).
+    const ok = median < 150 && (quantile(floor, 0.5) < 5 || ratio >= 0.8);
     if (ok) met += 1;
     log(
       formatRow(
@@ -262,13 +265,16 @@ try {
           quantile(api, 0.99).toFixed(1),
           quantile(floor, 0.5).toFixed(1),
           ratio.toFixed(2),
-          ok ? 'met' : 'MISSED',
+          ok ? 'PASS' : 'MISS',
         ],
         widths,
       ),
     );
   }
-  log(`\n${met} of ${cases.length} endpoints meet both targets (< 300 ms median, ratio >= 0.8)`);
+  log('targets:');
+  log(
+    `  ${met === cases.length ? 'PASS' : 'MISS'}  every endpoint < 150 ms median (ratio >= 0.8 where its statements take >= 5 ms): ${met} of ${cases.length}`,
+  );
 } finally {
   await pool.end();
   await client.end();

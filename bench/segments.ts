@@ -227,8 +227,10 @@ try {
   log('targets:');
   log(`  count median < 300 ms: ${countMs.toFixed(0)} ms ${verdict(countMs < 300)}`);
   log(`  first page + total median < 300 ms: ${pageMs.toFixed(0)} ms ${verdict(pageMs < 300)}`);
+  // Issue 28: the compute of 100,000 entries at >= 0.8 of its floor; the second (10,000 in,
+  // 10,000 out) is printed beside it.
   log(
-    `  compute ratio >= 0.5: first ${computeRatios[0]?.toFixed(2)}, second ${computeRatios[1]?.toFixed(2)} ${verdict(computeRatios.every((r) => r >= 0.5))}`,
+    `  tracked compute of 100,000 entries >= 0.8 of its floor: ${computeRatios[0]?.toFixed(2)} ${verdict((computeRatios[0] ?? 0) >= 0.8)} (second compute ${computeRatios[1]?.toFixed(2)})`,
   );
 } finally {
   await client.end().catch(() => undefined);

@@ -1,6 +1,12 @@
 // npm run bench:track — POST /v1/track under sustained load against the full stack, and a
-// 100,000-row CSV import, each next to a floor measured in the same run. Prints figures and the
-// ratio ours/floor. Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50), BENCH_IMPORT_ROWS (100000).
+// 100,000-row CSV import, each next to a floor measured in the same run. Prints figures, the
+// ratio ours/floor and issue 28's targets with PASS/MISS (req/s >= 0.9 of the floor, p99 <= 1.5x
+// the floor's). As production runs: the worker is up, so the automation outbox every tracked
+// event enters is drained by the dispatch lanes meanwhile, the project has an enabled workflow
+// (its trigger never tracked here), and the per-project rate limiter counts every request (its
+// limit set out of reach: at the default 1,000 a minute one project could not be loaded at all;
+// rate-limit tests hold the limit). Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50),
+// BENCH_IMPORT_ROWS (100000).
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +14,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { freePort } from '../runtime/embedded/free-port.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
+import { idleWorkflows } from './lib/bench-workflows.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 import { CONNECTIONS, load, seedExisting } from './lib/track-load.js';
 
@@ -79,9 +86,11 @@ async function importWithCopy(
 const stack = await startBenchStack(log);
 try {
   log(
-    `\nPOST /v1/track: ${CONNECTIONS} connections, ${SECONDS} s each, half new and half existing contacts\n`,
+    `\nPOST /v1/track: ${CONNECTIONS} connections, ${SECONDS} s each, half new and half existing contacts; worker up, one idle workflow\n`,
   );
+  await stack.startWorker();
   const ours = await benchProject(stack.apiUrl);
+  await idleWorkflows(stack, ours.secretKey, 1);
   await seedExisting(stack.apiUrl, ours.publicKey);
   await load(stack.apiUrl, ours.publicKey, 'warm', 3);
   const ourFigures = await load(stack.apiUrl, ours.publicKey, 'ours', SECONDS);
@@ -108,13 +117,14 @@ try {
   ] as const) {
     log(formatRow([name, f.rps, f.p50, f.p99, f.errors, f.non2xx], widths));
   }
-  log(
-    `\nratio ours/floor (req/s): ${(ourFigures.rps / floorFigures.rps).toFixed(2)}  (target >= 0.6)`,
-  );
-  log(`p99 ours: ${ourFigures.p99} ms  (target < 50 ms)`);
+  const rpsRatio = ourFigures.rps / floorFigures.rps;
+  const p99Ratio = ourFigures.p99 / floorFigures.p99;
+  log(`\nratio ours/floor (req/s): ${rpsRatio.toFixed(2)}; p99 ours/floor: ${p99Ratio.toFixed(2)}`);
+  log('targets:');
+  log(`  ${rpsRatio >= 0.9 ? 'PASS' : 'MISS'}  req/s >= 0.9 of the floor: ${rpsRatio.toFixed(2)}`);
+  log(`  ${p99Ratio <= 1.5 ? 'PASS' : 'MISS'}  p99 <= 1.5x the floor's: ${p99Ratio.toFixed(2)}`);
 
   log(`\nCSV import of ${IMPORT_ROWS.toLocaleString('en')} rows\n`);
-  await stack.startWorker();
   const csv = csvRows(IMPORT_ROWS);
   const importProject = await benchProject(stack.apiUrl);
   const apiMs = await importThroughApi(stack.apiUrl, importProject.secretKey, csv);

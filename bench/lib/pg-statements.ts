@@ -1,0 +1,38 @@
+// With BENCH_PG_STATEMENTS=1 (pg_stat_statements loaded by startBenchStack): where PostgreSQL's
+// time went, by statement, heaviest first, since the last reset.
+import pg from 'pg';
+
+const enabled = (): boolean => process.env.BENCH_PG_STATEMENTS === '1';
+
+async function withClient<T>(databaseUrl: string, use: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    return await use(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Forgets what was counted so far (a bench's set-up), when statements are being counted. */
+export async function resetStatements(databaseUrl: string): Promise<void> {
+  if (!enabled()) return;
+  await withClient(databaseUrl, (db) => db.query('SELECT pg_stat_statements_reset()'));
+}
+
+/** The top `limit` statements by total time, one line each; undefined when not counted. */
+export async function topStatements(databaseUrl: string, limit = 12): Promise<string | undefined> {
+  if (!enabled()) return undefined;
+  return withClient(databaseUrl, async (db) => {
+    const { rows } = await db.query(
+      `SELECT calls, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT $1`,
+      [limit],
+    );
+    return rows
+      .map((r) => `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls  ${r.query}`)
+      .join('\n');
+  });
+}
