@@ -11,6 +11,7 @@
 // (1; 0 sends ours and the floor unsigned, for the bench only: the domain's selector is
 // emptied in the database, and a domain without one is not signed for).
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startCountingSink } from './lib/counting-sink.js';
@@ -95,6 +96,17 @@ try {
   loadAt('before the campaign');
   await resetStatements(stack.databaseUrl);
   const cpuBefore = await cpuNow();
+  // The worker's resident memory, sampled every second while the campaign runs (its peak is
+  // printed; a 1,000,000 campaign must stay under 400 MB).
+  let workerRssPeakMb = 0;
+  const rssSampler = setInterval(() => {
+    void readFile(`/proc/${pids.worker}/status`, 'utf8')
+      .then((status) => {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        workerRssPeakMb = Math.max(workerRssPeakMb, Math.round(kb / 1024));
+      })
+      .catch(() => undefined);
+  }, 1000);
   const started = now();
   const sent = await json(`${stack.apiUrl}/campaigns/${campaignId}/send`, {
     method: 'POST',
@@ -117,6 +129,7 @@ try {
     return ours.count >= CONTACTS;
   }, `${CONTACTS} emails`);
   const oursCpu = cpuDelta(cpuBefore, await cpuNow());
+  clearInterval(rssSampler);
   loadAt('after the campaign');
   const statements = await topStatements(stack.databaseUrl, 15);
   if (statements) log(`\nPostgreSQL statements during the campaign, by total time:\n${statements}`);
@@ -198,6 +211,7 @@ try {
     ],
     [`first email < 500 ms: ${Math.round(firstIn)}`, firstIn < 500],
     [`snapshot < 1000 ms: ${Math.round(snapshotIn)}`, snapshotIn < 1000],
+    [`worker RSS peak < 400 MB: ${workerRssPeakMb} MB`, workerRssPeakMb < 400],
   ];
   log('\ntargets:');
   for (const [label, met] of targets) log(`  ${met ? 'PASS' : 'MISS'}  ${label}`);
