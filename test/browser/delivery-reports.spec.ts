@@ -164,8 +164,28 @@ test('delivery reports are listed beside the suppressions, filtered, and read wi
   );
   await checkA11y();
 
-  // Another project's report is not found.
   const reportUrl = page.url();
+
+  // The bounce in the activity feed, and among its email's events, leads to the same report.
+  await page.goto('/app/activity?type=bounced');
+  const bounce = page
+    .getByRole('list', { name: 'Activity' })
+    .getByRole('listitem')
+    .filter({ hasText: gone });
+  await expect(bounce).toHaveCount(1);
+  await checkA11y();
+  await snap('bounce-in-feed');
+  await bounce.getByRole('link', { name: `View the report behind this bounce of ${gone}` }).click();
+  await expect(page).toHaveURL(reportUrl);
+  await expect(page.getByText(`About the email to ${gone}`)).toBeVisible();
+  await page.goto(`/app/activity/messages/${emailIds.get(gone) as string}`);
+  await page
+    .getByRole('list', { name: 'Events of this email' })
+    .getByRole('link', { name: 'View the report behind email.bounced' })
+    .click();
+  await expect(page).toHaveURL(reportUrl);
+
+  // Another project's report is not found.
   const other = await projectWithKey(page, 'Other project');
   const listed = (await (await request.get('/delivery-reports', { headers })).json()) as {
     data: { id: string }[];

@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { formatDate } from '../lib/format';
 import type { ActivityItem } from './activity-types';
+import { reportIdOf } from './message-types';
+import { ReportLink } from './report-link';
 import { TypeBadge } from './type-badge';
 
 const linkClass = 'text-accent underline-offset-2 hover:underline';
@@ -15,6 +17,7 @@ export function ActivityRow({ item }: { item: ActivityItem }) {
       : item.type === 'inbound'
         ? 'Inbound mail'
         : 'Transactional';
+  const reportId = reportIdOf(item.data);
   return (
     <div className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 text-sm md:grid-cols-[7rem_minmax(0,1fr)_minmax(0,14rem)_11rem]">
       <TypeBadge type={item.type} />
@@ -46,7 +49,18 @@ export function ActivityRow({ item }: { item: ActivityItem }) {
           </Link>
         </p>
       </div>
-      <p className="col-span-2 truncate text-xs text-muted md:col-span-1 md:text-sm">{source}</p>
+      <p className="col-span-2 truncate text-xs text-muted md:col-span-1 md:text-sm">
+        {source}
+        {reportId ? (
+          <>
+            {' · '}
+            <ReportLink
+              reportId={reportId}
+              label={`View the report behind this ${item.type === 'complained' ? 'complaint' : 'bounce'} of ${item.contact.email ?? 'a deleted contact'}`}
+            />
+          </>
+        ) : null}
+      </p>
     </div>
   );
 }

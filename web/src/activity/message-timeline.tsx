@@ -1,6 +1,7 @@
 import { Card } from '../components/card';
 import { formatDate } from '../lib/format';
-import { eventDetail, reachedMoments, type Message } from './message-types';
+import { eventDetail, reachedMoments, reportIdOf, type Message } from './message-types';
+import { ReportLink } from './report-link';
 
 /** When the email was queued, sent, delivered, first opened..., then every event about it. */
 export function MessageTimeline({ message }: { message: Message }) {
@@ -26,6 +27,7 @@ export function MessageTimeline({ message }: { message: Message }) {
           <ol className="flex flex-col gap-2 text-sm" aria-label="Events of this email">
             {message.events.map((e) => {
               const detail = eventDetail(e.data);
+              const reportId = reportIdOf(e.data);
               return (
                 <li
                   key={e.id}
@@ -35,6 +37,14 @@ export function MessageTimeline({ message }: { message: Message }) {
                     <span className="font-mono text-xs">{e.name}</span>
                     {detail ? (
                       <span className="block text-xs break-all text-muted">{detail}</span>
+                    ) : null}
+                    {reportId ? (
+                      <span className="block text-xs">
+                        <ReportLink
+                          reportId={reportId}
+                          label={`View the report behind ${e.name}`}
+                        />
+                      </span>
                     ) : null}
                   </span>
                   <time className="shrink-0 text-xs text-muted" dateTime={e.occurredAt}>

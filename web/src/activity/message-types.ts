@@ -42,3 +42,12 @@ export function eventDetail(data: Record<string, unknown>): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The delivery report a bounce or complaint was read from (a DSN or feedback report that came
+ * back to the email's return path), when it was: its id, for a link to the report's page.
+ */
+export function reportIdOf(data: Record<string, unknown>): string | undefined {
+  const value = data.reportId;
+  return typeof value === 'string' && value ? value : undefined;
+}
