@@ -51,11 +51,25 @@ export class Migration20261207110000_contact_event_summary extends Migration {
       referencing new table as summarised_events for each statement execute function mw_event_summary_insert();`);
 
     // The (contact, name) pairs whose events were deleted or changed, counted again from events
-    // (the events_contact_id_name_created_at_index answers each pair).
+    // (the events_contact_id_name_created_at_index answers each pair). First every pair's row is
+    // locked, in key order, a placeholder made where none is: an inserting transaction that has
+    // added to (or made) the row and not committed is waited for. Then the count, a statement of
+    // its own and so a snapshot taken after that wait, sees its events; and an insert that comes
+    // later waits for this transaction and adds to what it wrote. (Counting first and locking
+    // after lost a concurrent insert's event.) Pairs of a contact being deleted are left to the
+    // cascade.
     this
       .addSql(`create or replace function mw_event_summary_recount(contact_ids uuid[], names text[])
       returns void language plpgsql as $$
       begin
+        insert into contact_event_summary as s (contact_id, name, project_id, count, first_at, last_at)
+        select k.contact_id, k.name, c.project_id, 0, 'infinity', '-infinity'
+          from (select distinct t.contact_id, t.name from unnest(contact_ids, names) as t(contact_id, name)
+                 where t.contact_id is not null) k
+          join contacts c on c.id = k.contact_id
+         order by k.contact_id, k.name
+        on conflict (contact_id, name) do update set count = s.count;
+
         with k as (
           select distinct t.contact_id, t.name from unnest(contact_ids, names) as t(contact_id, name)
            where t.contact_id is not null),
@@ -68,12 +82,10 @@ export class Migration20261207110000_contact_event_summary extends Migration {
         dropped as (
           delete from contact_event_summary s using agg
            where agg.n = 0 and s.contact_id = agg.contact_id and s.name = agg.name)
-        insert into contact_event_summary as s (contact_id, name, project_id, count, first_at, last_at)
-        select contact_id, name, project_id, n, first_at, last_at from agg where n > 0
-         order by contact_id, name
-        on conflict (contact_id, name) do update
-           set project_id = excluded.project_id, count = excluded.count,
-               first_at = excluded.first_at, last_at = excluded.last_at;
+        update contact_event_summary s
+           set project_id = agg.project_id, count = agg.n, first_at = agg.first_at, last_at = agg.last_at
+          from agg
+         where agg.n > 0 and s.contact_id = agg.contact_id and s.name = agg.name;
       end
       $$;`);
     this.addSql(`create or replace function mw_event_summary_delete() returns trigger

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { deleteEventsNamed, insertEvent } from '../../db/sql/events.sql.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
+import { eventually } from '../helpers/eventually.js';
 
 // Event conditions of the filter language read contact_event_summary (how many events of a name
 // a contact has, the first and last one's time), kept by triggers on events. Whatever statement
@@ -11,7 +12,7 @@ import { createSql, type Sql } from '../../db/sql/sql.js';
 let pool: pg.Pool;
 let sql: Sql;
 beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 2 });
+  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 4 });
   sql = createSql(pool);
 });
 afterAll(async () => {
@@ -148,5 +149,56 @@ describe('contact_event_summary', () => {
       await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
     }
     expect((await summaryAndEvents(projectId)).summary).toEqual([]);
+  });
+
+  it('counts an event inserted meanwhile when a delete of its pair counts again', async () => {
+    const { projectId, ids } = await seedProject(2);
+    const [a, b] = ids as [string, string];
+    // a: one old purchase, which the delete takes (alone, the pair would go); b: two old
+    // purchases, one of which it takes (alone, the count would be 1).
+    await insertMany(projectId, [
+      { contactId: a, name: 'purchase', hoursAgo: 3 },
+      { contactId: b, name: 'purchase', hoursAgo: 3 },
+      { contactId: b, name: 'purchase', hoursAgo: 30 },
+    ]);
+    const inserter = await pool.connect();
+    try {
+      // A tracks a new purchase of each and stays open, holding both summary rows...
+      await inserter.query('BEGIN');
+      await inserter.query(
+        `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+         SELECT uuid_generate_v7(), $1, unnest($2::uuid[]), 'purchase', '{}', now()`,
+        [projectId, [a, b]],
+      );
+      // ...while B deletes the purchases of two to four hours ago: its count again waits for A.
+      const deleting = sql.query(
+        `DELETE FROM events WHERE project_id = $1 AND name = 'purchase'
+            AND created_at BETWEEN now() - interval '4 hours' AND now() - interval '2 hours'`,
+        [projectId],
+      );
+      await eventually(
+        async () => {
+          const [row] = await sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM events WHERE project_id%'`,
+          );
+          return (row?.n ?? 0) > 0;
+        },
+        { what: 'the delete to wait for the open insert' },
+      );
+      await inserter.query('COMMIT');
+      await deleting;
+      const state = await summaryAndEvents(projectId);
+      expect(state.summary).toEqual(state.events);
+      expect(state.summary.map((r) => [r.contact_id, r.count])).toEqual(
+        [
+          [a, '1'],
+          [b, '2'],
+        ].sort((x, y) => ((x[0] as string) < (y[0] as string) ? -1 : 1)),
+      );
+    } finally {
+      inserter.release();
+      await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    }
   });
 });
