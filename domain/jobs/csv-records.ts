@@ -43,7 +43,12 @@ export async function* csvRecords(content: AsyncIterable<Buffer>): AsyncGenerato
     failure = error;
     wake();
   });
-  Readable.from(slices(content), { objectMode: false }).pipe(parser);
+  // The file is read from the database as the parser goes: a read that fails (the job's file
+  // deleted with its project, the database gone) fails the parser, and so this import, never the
+  // process (pipe() leaves a source's errors unheard).
+  const source = Readable.from(slices(content), { objectMode: false });
+  source.on('error', (error: Error) => parser.destroy(error));
+  source.pipe(parser);
 
   let read = 0;
   let given = 0;

@@ -46,6 +46,26 @@ describe('the import reading a CSV file', () => {
     });
   });
 
+  it('fails the reading, not the process, when a part of the file cannot be read', async () => {
+    async function* brokenAfterOnePart(): AsyncGenerator<Buffer> {
+      yield Buffer.from('email\na@x.test\n');
+      throw new Error('The file of job j went while it was read');
+    }
+    const uncaught: unknown[] = [];
+    const listener = (error: unknown): void => void uncaught.push(error);
+    process.on('uncaughtException', listener);
+    try {
+      const read = async (): Promise<void> => {
+        for await (const chunk of csvRecords(brokenAfterOnePart())) void chunk;
+      };
+      await expect(read()).rejects.toThrow('went while it was read');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', listener);
+    }
+  });
+
   it('stages a batch as its rows merged by email and its failures, with spreadsheet rows', () => {
     const batch = newBatch(10);
     const columns = ['email', 'plan', 'subscribed'];
