@@ -121,7 +121,16 @@ export async function applyDeliveryFeedback({
       match = matchReportedEmails({ candidates, recipients: addresses });
     }
     let applied = false;
-    for (const target of match.emails) {
+    // In contact order: the contact rows and event summaries each email's change locks are then
+    // taken in one order by every report, so two reports about shared recipients cannot deadlock.
+    const byContact = [...match.emails].sort((x, y) =>
+      (x.contact_id ?? '') < (y.contact_id ?? '')
+        ? -1
+        : (x.contact_id ?? '') > (y.contact_id ?? '')
+          ? 1
+          : 0,
+    );
+    for (const target of byContact) {
       if ((await applyFeedbackToEmail({ tx, email: target, feedback })).applied) applied = true;
     }
     return { applied, undetermined: match.undetermined };

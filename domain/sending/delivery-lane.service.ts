@@ -153,18 +153,19 @@ export async function runDeliveryLane({
   };
 
   const deliver = async (row: DeliverableEmail): Promise<void> => {
-    if (signal.aborted) {
-      unanswered -= 1;
-      recorder.nudge();
-      return; // stays held, released below
-    }
-    let outcome: Awaited<ReturnType<typeof attempt>>;
+    type Outcome = Awaited<ReturnType<typeof attempt>> | 'aborted';
+    let outcome: Outcome;
     try {
-      outcome = await slots(() => attempt(row));
+      // Checked once a delivery slot is free: a lane stopped while its batch waits for slots
+      // sends no more of it.
+      outcome = await slots(async (): Promise<Outcome> =>
+        signal.aborted ? 'aborted' : attempt(row),
+      );
     } finally {
       unanswered -= 1;
     }
-    if (outcome === 'kept') return recorder.nudge();
+    // Kept, or never begun: stays held, released (or left to its lease) below.
+    if (outcome === 'kept' || outcome === 'aborted') return recorder.nudge();
     if (outcome !== 'settled') {
       // SENT only once its group commits, after the 250. A commit that keeps failing leaves
       // the email held: its next run (same token) or, after the lease, any lane sends it again.

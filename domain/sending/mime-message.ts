@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { OutgoingMessage } from '../shared/ports.js';
 import { dkimSignatureHeader } from './dkim-signature.js';
 
@@ -23,20 +23,31 @@ const OWN_HEADERS = new Set([
 ]);
 const PRINTABLE = /^[\x20-\x7e]*$/;
 const ATOM_TEXT = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
-// Unique per process; with a counter, every boundary of every message differs.
-const BOUNDARY_PREFIX = `_mw${randomBytes(6).toString('hex')}_`;
-let boundaryCounter = 0;
+const BOUNDARY_PREFIX = '_mw_';
 
-/** True when buildLeanMessage can build `message` (no attachments, headers of one line each). */
+/**
+ * True when buildLeanMessage can build `message`: no attachments, a Message-ID given (nodemailer
+ * makes one up; the lean builder writes only the one it is given), a plain subject that fits one
+ * header line, plain addresses, and other headers of printable ASCII on one line each (a TAB from
+ * folding or a non-ASCII word keeps nodemailer's encoding, which encodes only what it must).
+ */
 export function canBuildLean(message: OutgoingMessage): boolean {
   if (message.attachments && message.attachments.length > 0) return false;
+  if (!message.messageId) return false;
+  if (PRINTABLE.test(message.subject) && message.subject.length > HEADER_LINE_MAX) return false;
+  for (const address of [message.from, message.to]) {
+    if (typeof address === 'string' && !PRINTABLE.test(address)) return false;
+  }
   for (const [name, value] of Object.entries(message.headers ?? {})) {
-    if (/[\r\n]/.test(value) || name.length + value.length > HEADER_LINE_MAX) return false;
+    if (!PRINTABLE.test(value) || name.length + value.length > HEADER_LINE_MAX) return false;
   }
   return true;
 }
 
-/** RFC 2047 encoded words (UTF-8, base64) for text that is not plain printable ASCII. */
+/**
+ * RFC 2047 encoded words (UTF-8, base64) for text that is not plain printable ASCII, each of 36
+ * bytes at most (60 characters), so a header line holding one stays within 76.
+ */
 export function encodeHeaderText(text: string): string {
   if (PRINTABLE.test(text)) return text;
   const words: string[] = [];
@@ -44,7 +55,7 @@ export function encodeHeaderText(text: string): string {
   let bytes = 0;
   for (const char of text) {
     const size = Buffer.byteLength(char);
-    if (bytes + size > 45) {
+    if (bytes + size > 36) {
       words.push(`=?UTF-8?B?${Buffer.from(chunk).toString('base64')}?=`);
       chunk = '';
       bytes = 0;
@@ -124,7 +135,8 @@ export async function buildLeanMessage(
   message: OutgoingMessage,
   now = new Date(),
 ): Promise<Buffer> {
-  const boundary = `${BOUNDARY_PREFIX}${(boundaryCounter = (boundaryCounter + 1) % 1e9)}`;
+  // Unpredictable per message, so no content can be written to end a part early.
+  const boundary = `${BOUNDARY_PREFIX}${randomUUID()}`;
   const headers: [string, string][] = [
     ['From', formatAddress(message.from)],
     ['To', formatAddress(message.to)],
@@ -133,8 +145,9 @@ export async function buildLeanMessage(
   headers.push(['Subject', encodeHeaderText(message.subject)]);
   if (message.messageId) headers.push(['Message-ID', message.messageId]);
   headers.push(['Date', now.toUTCString().replace(/GMT$/, '+0000')]);
+  // Printable ASCII on one line each (canBuildLean).
   for (const [name, value] of Object.entries(message.headers ?? {})) {
-    if (!OWN_HEADERS.has(name.toLowerCase())) headers.push([name, encodeHeaderText(value)]);
+    if (!OWN_HEADERS.has(name.toLowerCase())) headers.push([name, value]);
   }
   headers.push(['MIME-Version', '1.0']);
   headers.push(['Content-Type', `multipart/alternative;\r\n boundary="${boundary}"`]);
