@@ -1,5 +1,6 @@
 import type { EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
+import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
 /** An email row with what delivering it needs: its domain's DKIM key, what it tracks. */
@@ -205,6 +206,29 @@ export async function markEmailRetrying(
       WHERE id = $1 AND status = 'QUEUED'`,
     [emailId, error],
   );
+}
+
+/**
+ * Keeps a queued email's last temporary refusal (the relay's words, its reply code among them)
+ * while its send-email run retries: the evidence its soft bounce keeps if the retries run out.
+ * An email no longer QUEUED is left as it is.
+ */
+export async function recordEmailRefusal(
+  sql: Sql,
+  { emailId, error }: { emailId: string; error: string },
+): Promise<void> {
+  await sql.query(`UPDATE emails SET error = $2 WHERE id = $1 AND status = 'QUEUED'`, [
+    emailId,
+    error,
+  ]);
+}
+
+/** The reason kept on an email (its last refusal while queued), if any. */
+export async function findEmailError(
+  sql: Sql,
+  { emailId }: { emailId: string },
+): Promise<string | null | undefined> {
+  return findColumn<string | null>(sql, { table: 'emails', column: 'error', key: 'id' }, emailId);
 }
 
 /** What an email.* event records of its email: the columns an UPDATE ... RETURNING gives it. */

@@ -2,8 +2,10 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { compile as compileHtmlToText } from 'html-to-text';
 import { findAttachments } from '../../db/sql/attachments.sql.js';
 import {
+  findEmailError,
   markEmailFailed,
   markEmailSent,
+  recordEmailRefusal,
   takeEmailForRetry,
   type DeliverableEmail,
 } from '../../db/sql/email-delivery.sql.js';
@@ -19,7 +21,7 @@ import { addOpenPixel, rewriteLinks } from '../tracking/rewrite-links.pure.js';
 import type { DeliveryOutcome, SmtpAnswer } from './email-status.pure.js';
 import type { BounceEvidence } from './delivery-feedback.pure.js';
 import { applyDeliveryFeedback } from './delivery-feedback.service.js';
-import { enhancedStatus, permanentRefusalKind } from './smtp-refusal.pure.js';
+import { enhancedStatus, permanentRefusalKind, replyCode } from './smtp-refusal.pure.js';
 import type { SubscriptionLink } from './link-variables.pure.js';
 import { RECORD_SENT_RETRY_MS } from './sent-recorder.js';
 
@@ -205,14 +207,25 @@ export async function giveUpOnEmail({
   error,
   responseCode,
 }: EmailFailure & { responseCode?: number }): Promise<void> {
-  await failEmail({ sql, emailId, error });
+  // A window that closed while an attempt was still under way reports its timeout, not a
+  // relay's answer: then the last refusal kept on the email (recordEmailRefusal) is the reason.
+  let answer = { message: error, responseCode };
+  if (responseCode === undefined && replyCode(error) === undefined) {
+    const kept = await findEmailError(sql, { emailId });
+    if (kept && replyCode(kept) !== undefined)
+      answer = { message: kept, responseCode: replyCode(kept) };
+  }
+  await failEmail({ sql, emailId, error: answer.message });
   await applyDeliveryFeedback({
     sql,
     emailId,
     feedback: {
       type: 'bounced',
       bounceType: 'soft',
-      evidence: relayEvidence({ message: error, responseCode }),
+      evidence: relayEvidence({
+        message: answer.message,
+        responseCode: answer.responseCode ?? replyCode(answer.message),
+      }),
     },
   });
 }
@@ -328,5 +341,16 @@ export async function deliverEmail({
     await failEmail({ sql, emailId, error: composed.failed });
     return 'FAILED';
   }
-  return sendAndRecord({ sql, mailer, emailId, composed });
+  try {
+    return await sendAndRecord({ sql, mailer, emailId, composed });
+  } catch (error) {
+    // Refused for now again: its words are kept on the email (the last reason, and its soft
+    // bounce's evidence should the window close), then the attempt fails to be retried.
+    if (error instanceof MailDeliveryError && !error.permanent) {
+      await recordEmailRefusal(sql, { emailId, error: error.message.slice(0, 1000) }).catch(
+        () => undefined,
+      );
+    }
+    throw error;
+  }
 }

@@ -14,6 +14,16 @@ export function enhancedStatus(answer: string): string | undefined {
   return /(?<![\d.])[245]\.\d{1,3}\.\d{1,3}(?!\.?\d)/.exec(answer)?.[0];
 }
 
+/**
+ * The reply code of an SMTP answer as an error message carries it: the 4xx or 5xx that starts
+ * the answer, or that follows nodemailer's preamble (`Can't send mail - all recipients were
+ * rejected: 452 4.2.2 ...`). Undefined when there is none (a timeout, a dropped connection).
+ */
+export function replyCode(answer: string): number | undefined {
+  const found = /(?:^|:\s)([45]\d\d)(?=[ -]|$)/.exec(answer)?.[1];
+  return found === undefined ? undefined : Number(found);
+}
+
 export function permanentRefusalKind(answer: string): RefusalKind {
   const status = enhancedStatus(answer);
   if (!status) return 'failed';
