@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, importContacts, waitForCampaign } from '../helpers/campaigns.js';
 import type { DnsServer } from '../helpers/dns-server.js';
@@ -7,6 +6,7 @@ import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
 import { buildWorkflow, firstExecutionWaitingAt, track } from '../helpers/workflows.js';
+import { signedEmailCallback } from '../helpers/email-callback.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -23,14 +23,8 @@ let made: {
   startedAt: Date;
 };
 
-function signedFeedback(body: unknown) {
-  const t = Math.floor(Date.now() / 1000);
-  const raw = JSON.stringify(body);
-  const v1 = createHmac('sha256', stack.env.EMAIL_WEBHOOK_SECRET as string)
-    .update(`${t}.${raw}`)
-    .digest('hex');
-  return { rawBody: raw, headers: { 'X-Signature': `t=${t},v1=${v1}` } };
-}
+const signedFeedback = (body: unknown) =>
+  signedEmailCallback(body, { secret: stack.env.EMAIL_WEBHOOK_SECRET as string });
 
 beforeAll(async () => {
   ({ dns, stack, stop } = await startSendingStack());

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
@@ -8,6 +7,7 @@ import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { signedEmailCallback } from '../helpers/email-callback.js';
 
 // The suppression list people manage (issue 30, item 4): each entry with its reason and
 // evidence, lifted on request; and the bounce policy that decides what goes on it.
@@ -24,13 +24,8 @@ afterAll(async () => {
 
 type Sk = { key: string };
 
-function signed(body: unknown) {
-  const t = Math.floor(Date.now() / 1000);
-  const raw = JSON.stringify(body);
-  const secret = stack.env.EMAIL_WEBHOOK_SECRET as string;
-  const v1 = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-  return { rawBody: raw, headers: { 'X-Signature': `t=${t},v1=${v1}` } };
-}
+const signed = (body: unknown) =>
+  signedEmailCallback(body, { secret: stack.env.EMAIL_WEBHOOK_SECRET as string });
 
 async function sender() {
   const fixture = await projectFixture(stack.api);

@@ -1,4 +1,4 @@
-import { createHmac, createSign } from 'node:crypto';
+import { createSign } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
+import { signedEmailCallback } from '../helpers/email-callback.js';
 
 // A Message-ID is not unique: a message submitted over SMTP keeps its own on every recipient's
 // email, and two projects may submit the same one. Delivery reports that name only the
@@ -163,15 +164,10 @@ const sesBounce = (messageId: string, bounced: string[], destination: string[]) 
 });
 
 async function postSigned(body: unknown) {
-  const raw = JSON.stringify(body);
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = createHmac('sha256', stack.env.EMAIL_WEBHOOK_SECRET as string)
-    .update(`${t}.${raw}`)
-    .digest('hex');
-  const res = await stack.api.post('/webhooks/email', {
-    rawBody: raw,
-    headers: { 'X-Signature': `t=${t},v1=${v1}` },
-  });
+  const res = await stack.api.post(
+    '/webhooks/email',
+    signedEmailCallback(body, { secret: stack.env.EMAIL_WEBHOOK_SECRET as string }),
+  );
   expect(res.status, res.text).toBe(200);
   return res.body as { received: true; applied: boolean; undetermined?: true };
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
@@ -8,6 +8,7 @@ import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
 import { eventually } from '../helpers/eventually.js';
+import { signedEmailCallback } from '../helpers/email-callback.js';
 
 let dns: DnsServer;
 let stack: TestStack;
@@ -23,9 +24,7 @@ function signed(
   body: unknown,
   { secret = stack.env.EMAIL_WEBHOOK_SECRET as string, t = Math.floor(Date.now() / 1000) } = {},
 ) {
-  const raw = JSON.stringify(body);
-  const v1 = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-  return { rawBody: raw, headers: { 'X-Signature': `t=${t},v1=${v1}` } };
+  return signedEmailCallback(body, { secret, t });
 }
 
 async function sentEmail() {

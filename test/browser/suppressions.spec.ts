@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import {
@@ -9,6 +9,7 @@ import {
   signUpInBrowser,
   verifiedDomain,
 } from './journeys.js';
+import { signedEmailCallback } from '../helpers/email-callback.js';
 
 // The suppression list people manage and the bounce policy that fills it (issue 30): entries made
 // the way production makes them (a relay refusing an address, signed delivery reports), shown
@@ -91,14 +92,12 @@ test('the suppression list shows reasons and evidence, filters, lifts; the bounc
   const limitOne = await request.put('/bounce-policy', { headers, data: { softBounceLimit: 1 } });
   expect(limitOne.status(), await limitOne.text()).toBe(200);
   const report = async (body: Record<string, unknown>) => {
-    const raw = JSON.stringify(body);
-    const t = Math.floor(Date.now() / 1000);
-    const v1 = createHmac('sha256', stack.env.EMAIL_WEBHOOK_SECRET as string)
-      .update(`${t}.${raw}`)
-      .digest('hex');
+    const { rawBody, headers: signature } = signedEmailCallback(body, {
+      secret: stack.env.EMAIL_WEBHOOK_SECRET as string,
+    });
     const res = await request.post('/webhooks/email', {
-      data: raw,
-      headers: { 'Content-Type': 'application/json', 'X-Signature': `t=${t},v1=${v1}` },
+      data: rawBody,
+      headers: { 'Content-Type': 'application/json', ...signature },
     });
     expect(res.status(), await res.text()).toBe(200);
     expect(((await res.json()) as { applied: boolean }).applied).toBe(true);
