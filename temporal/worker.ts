@@ -22,15 +22,50 @@ export async function ensureSearchAttributes(settings: TemporalSettings): Promis
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: settings.namespace,
     });
-    if (customAttributes && PROJECT_ID.name in customAttributes) return;
-    await connection.operatorService.addSearchAttributes({
-      namespace: settings.namespace,
-      searchAttributes: {
-        [PROJECT_ID.name]: proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-      },
-    });
+    if (!customAttributes || !(PROJECT_ID.name in customAttributes)) {
+      await connection.operatorService.addSearchAttributes({
+        namespace: settings.namespace,
+        searchAttributes: {
+          [PROJECT_ID.name]:
+            proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+        },
+      });
+    }
+    await untilSearchAttributeUsable(connection, settings.namespace);
   } finally {
     await connection.close();
+  }
+}
+
+/** How long start-up waits for a just-registered ProjectId to be usable, at most. */
+const SEARCH_ATTRIBUTE_READY_MS = 30_000;
+
+/**
+ * A server with SQL persistence lists a new search attribute at once but maps it only once its
+ * frontend's namespace cache refreshes (about 10 s): until then a start that names it is refused
+ * ("no mapping defined for search attribute"), so the first sends after a fresh set-up failed
+ * with 503. A list query naming the attribute is refused the same way, and so tells when it is
+ * usable. Other errors, or no readiness within SEARCH_ATTRIBUTE_READY_MS, end the wait: starts
+ * are then refused as before, with 503 and a retry later.
+ */
+async function untilSearchAttributeUsable(
+  connection: Connection,
+  namespace: string,
+): Promise<void> {
+  const deadline = Date.now() + SEARCH_ATTRIBUTE_READY_MS;
+  for (;;) {
+    try {
+      await connection.workflowService.listWorkflowExecutions({
+        namespace,
+        pageSize: 1,
+        query: `${PROJECT_ID.name} = 'search-attribute-probe'`,
+      });
+      return;
+    } catch (error) {
+      const invalidArgument = (error as { code?: number }).code === 3;
+      if (!invalidArgument || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 
