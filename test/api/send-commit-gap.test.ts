@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withDatabase } from '../helpers/database.js';
+import { countSentEmails, withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { eventually } from '../helpers/eventually.js';
@@ -57,16 +57,7 @@ describe('a worker killed between the 250s and their commit', () => {
           await locker.query('SELECT 1 FROM emails WHERE id = $1 FOR UPDATE', [id]);
         }
       });
-      const sentRows = async (): Promise<number> =>
-        withDatabase(
-          async (db) =>
-            (
-              await db.query(
-                `SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status = 'SENT'`,
-                [ids],
-              )
-            ).rows[0].n,
-        );
+      const sentRows = (): Promise<number> => countSentEmails(ids);
       await eventually(
         async () => new Set(delivered()).size === EMAILS && (await sentRows()) === 0,
         { what: 'every email accepted, none recorded', intervalMs: 20 },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withDatabase } from '../helpers/database.js';
+import { countSentEmails, withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -66,16 +66,7 @@ describe('a worker killed in the middle of sending', () => {
       expect(res.status, res.text).toBe(200);
       ids.push(...res.body.data.emails.map((e: { email: string }) => e.email));
     }
-    const sentRows = async (): Promise<number> =>
-      withDatabase(
-        async (db) =>
-          (
-            await db.query(
-              `SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status = 'SENT'`,
-              [ids],
-            )
-          ).rows[0].n,
-      );
+    const sentRows = (): Promise<number> => countSentEmails(ids);
     // Every answered message is recorded SENT, and more are in flight: now the worker dies.
     await eventually(
       async () => heldConnections.length >= 3 && (await sentRows()) === delivered().length,

@@ -11,3 +11,16 @@ export async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): 
     await client.end();
   }
 }
+
+/** How many of the emails `ids` are SENT now. */
+export async function countSentEmails(ids: readonly string[]): Promise<number> {
+  return withDatabase(
+    async (db) =>
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM emails WHERE id = ANY($1::uuid[]) AND status = 'SENT'`,
+          [ids],
+        )
+      ).rows[0]?.n ?? 0,
+  );
+}
