@@ -46,6 +46,21 @@ describe('rate limit per project', () => {
     ).toBe(200);
   });
 
+  it('counts a session outside any project per user, not per address', async () => {
+    const [first, second] = [await signUp(stack.api), await signUp(stack.api)];
+    for (let i = 1; i <= LIMIT; i += 1) {
+      const res = await stack.api.get('/users/@me/projects', { cookie: first.cookie });
+      expect(res.status, `request ${i}`).toBe(200);
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(LIMIT - i));
+    }
+    const limited = await stack.api.get('/users/@me/projects', { cookie: first.cookie });
+    expect(limited.status).toBe(429);
+    // Same address (every request here comes from loopback), another user: a budget of its own.
+    const other = await stack.api.get('/users/@me/projects', { cookie: second.cookie });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 1));
+  });
+
   it('does not count health probes', async () => {
     for (let i = 0; i < LIMIT + 3; i += 1)
       expect((await stack.api.get('/health')).status).toBe(200);
