@@ -7,27 +7,25 @@ import type { Sql } from './sql.js';
 
 // A campaign's audience: found, counted, and frozen into recipient rows when it is sent.
 
-/** Who a campaign goes to, as its send reads it. */
+/** Who a campaign goes to, and from which address, as its send reads it. */
+export interface CampaignAudienceRow {
+  project_id: string;
+  from_address: string;
+  audience_type: AudienceType;
+  segment_id: string | null;
+  audience_filter: Filter | null;
+  snapshot_at: Date | null;
+}
+
 export async function findCampaignAudience(
   sql: Sql,
   { campaignId }: { campaignId: string },
-): Promise<
-  | {
-      project_id: string;
-      audience_type: AudienceType;
-      segment_id: string | null;
-      audience_filter: Filter | null;
-    }
-  | undefined
-> {
-  const [row] = await sql.query<{
-    project_id: string;
-    audience_type: AudienceType;
-    segment_id: string | null;
-    audience_filter: Filter | null;
-  }>('SELECT project_id, audience_type, segment_id, audience_filter FROM campaigns WHERE id = $1', [
-    campaignId,
-  ]);
+): Promise<CampaignAudienceRow | undefined> {
+  const [row] = await sql.query<CampaignAudienceRow>(
+    `SELECT project_id, from_address, audience_type, segment_id, audience_filter, snapshot_at
+       FROM campaigns WHERE id = $1`,
+    [campaignId],
+  );
   return row;
 }
 
@@ -47,6 +45,48 @@ export const CAMPAIGN_SUPPRESSION_JOIN = suppressionJoinSql({
   projectId: 'c.project_id',
   email: 'c.email',
 });
+
+/** The recipient row of contact `c` for campaign $1: PENDING, or SKIPPED with the reason. */
+const recipientRowSql = (campaign: string): string => `
+  SELECT ${campaign}::uuid, c.id,
+         CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
+    FROM contacts c
+    -- One hash join against the project's suppressions, not a probe per contact.
+    ${CAMPAIGN_SUPPRESSION_JOIN}
+    CROSS JOIN LATERAL (SELECT ${CAMPAIGN_BLOCKED_REASON} AS reason) r`;
+
+/**
+ * The first `limit` recipients of a SENDING campaign whose snapshot is not made yet, committed on
+ * their own so that their emails can go out while snapshotRecipients freezes the rest (a large
+ * audience takes it most of a second). Only for a campaign without a cap to charge: the cap is
+ * charged in the snapshot's one transaction. Repeating it adds nothing twice (the recipient key).
+ * Answers how many rows it added.
+ */
+export async function snapshotFirstRecipients(
+  sql: Sql,
+  {
+    campaignId,
+    projectId,
+    audience,
+    limit,
+  }: { campaignId: string; projectId: string; audience: SqlFragment | undefined; limit: number },
+): Promise<number> {
+  const n = audience?.params.length ?? 0;
+  const [row] = await sql.query<{ added: number }>(
+    `WITH added AS (
+       INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
+       ${recipientRowSql(`$${n + 1}`)}
+        WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
+          AND EXISTS (SELECT 1 FROM campaigns
+                       WHERE id = $${n + 1} AND status = 'SENDING' AND snapshot_at IS NULL)
+        LIMIT $${n + 3}
+       ON CONFLICT DO NOTHING
+       RETURNING 1)
+     SELECT count(*)::int AS added FROM added`,
+    [...(audience?.params ?? []), campaignId, projectId, limit],
+  );
+  return row?.added ?? 0;
+}
 
 /**
  * Freezes a SENDING campaign's audience into recipient rows with one INSERT ... SELECT, once:
@@ -81,12 +121,7 @@ export async function snapshotRecipients(
       const [inserted] = await tx.query<{ pending: number }>(
         `WITH inserted AS (
            INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
-           SELECT $${n + 1}::uuid, c.id,
-                  CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
-             FROM contacts c
-             -- One hash join against the project's suppressions, not a probe per contact.
-             ${CAMPAIGN_SUPPRESSION_JOIN}
-             CROSS JOIN LATERAL (SELECT ${CAMPAIGN_BLOCKED_REASON} AS reason) r
+           ${recipientRowSql(`$${n + 1}`)}
             WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
            ON CONFLICT DO NOTHING
            RETURNING status)

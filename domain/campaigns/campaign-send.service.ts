@@ -1,7 +1,9 @@
 import {
   countRecipients,
   findCampaignAudience,
+  snapshotFirstRecipients,
   snapshotRecipients,
+  type CampaignAudienceRow,
   type SnapshotCounts,
 } from '../../db/sql/campaign-audience.sql.js';
 import {
@@ -74,16 +76,25 @@ export async function audienceOf(
   return compileForProject(sql, { projectId, filter: audience });
 }
 
+/** Recipients frozen and committed ahead of the rest of a large audience (see sendFirstEmails). */
+const FIRST_RECIPIENTS = 500;
+/** The first batch queued: small, so the lanes start on it while the rest is queued. */
+const FIRST_BATCH = 50;
+
 /**
  * Freezes the audience into recipient rows, once (see snapshotRecipients); undefined when the
- * campaign is no longer SENDING.
+ * campaign is no longer SENDING. With `early`, a campaign without a cap to charge gets its first
+ * emails queued before the rest of its audience is frozen, so its first email does not wait for
+ * the whole snapshot.
  */
 export async function snapshotCampaignAudience({
   sql,
   campaignId,
+  early,
 }: {
   sql: Sql;
   campaignId: string;
+  early?: { notifier: QueueNotifier; deliveryQueue: string };
 }): Promise<SnapshotCounts | undefined> {
   const campaign = await findCampaignAudience(sql, { campaignId });
   if (!campaign) return undefined;
@@ -95,6 +106,9 @@ export async function snapshotCampaignAudience({
   });
   const projectId = campaign.project_id;
   const cap = await capOf({ sql, projectId, category: 'campaigns' });
+  if (early && cap === undefined && !campaign.snapshot_at) {
+    await sendFirstEmails({ sql, campaign, campaignId, audience, ...early });
+  }
   try {
     return await snapshotRecipients(sql, {
       campaignId,
@@ -115,7 +129,46 @@ export async function snapshotCampaignAudience({
   }
 }
 
-const FIRST_BATCH = 50;
+/**
+ * Commits the first FIRST_RECIPIENTS recipients and queues a first batch of their emails for
+ * the delivery lanes. The campaign's status guards both statements (a cancel meanwhile queues
+ * nothing), and a repeated attempt adds no recipient or email twice (their keys).
+ */
+async function sendFirstEmails({
+  sql,
+  campaign,
+  campaignId,
+  audience,
+  notifier,
+  deliveryQueue,
+}: {
+  sql: Sql;
+  campaign: CampaignAudienceRow;
+  campaignId: string;
+  audience: SqlFragment | undefined;
+  notifier: QueueNotifier;
+  deliveryQueue: string;
+}): Promise<void> {
+  const projectId = campaign.project_id;
+  const added = await snapshotFirstRecipients(sql, {
+    campaignId,
+    projectId,
+    audience,
+    limit: FIRST_RECIPIENTS,
+  });
+  if (added === 0) return;
+  const host = senderHost(campaign.from_address);
+  const domainId = await findSenderDomainId(sql, { projectId, host });
+  // The domain was verified when the send began; if it no longer is, the queue step decides.
+  if (!domainId) return;
+  const batch = await queueCampaignBatch(sql, {
+    campaignId,
+    domainId,
+    deliveryQueue,
+    limit: FIRST_BATCH,
+  });
+  if (batch.queued > 0) notifier.queued(deliveryQueue);
+}
 
 /**
  * Queues the recipients' emails batch by batch (each batch one statement, see

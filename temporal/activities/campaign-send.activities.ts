@@ -43,7 +43,15 @@ export function createCampaignSendActivities({
     }: {
       campaignId: string;
     }): Promise<SnapshotCounts | null> {
-      return (await heartbeating(() => snapshotCampaignAudience({ sql, campaignId }))) ?? null;
+      return (
+        (await heartbeating(() =>
+          snapshotCampaignAudience({
+            sql,
+            campaignId,
+            early: { notifier: emailNotifier, deliveryQueue },
+          }),
+        )) ?? null
+      );
     },
     async queueCampaignEmails({
       campaignId,

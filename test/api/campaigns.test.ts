@@ -9,6 +9,8 @@ import {
 } from '../helpers/campaigns.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { eventually } from '../helpers/eventually.js';
+import { billing } from '../helpers/billing-stack.js';
+import { withDatabase } from '../helpers/database.js';
 import { keepHistory } from '../helpers/histories.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -467,6 +469,69 @@ describe('sending a campaign', () => {
       entry,
     ]);
     expect((await stack.api.get('/events/purchase/usage', sk)).body.campaigns).toEqual([entry]);
+  });
+});
+
+/** Of a campaign's emails: how many were queued before its snapshot was complete, and in all. */
+const queuedBeforeSnapshot = (campaignId: string) =>
+  withDatabase(async (db) => {
+    const { rows } = await db.query<{ early: number; total: number }>(
+      `SELECT count(*) FILTER (WHERE e.created_at < c.snapshot_at)::int AS early,
+              count(*)::int AS total
+         FROM campaigns c JOIN emails e ON e.campaign_id = c.id WHERE c.id = $1`,
+      [campaignId],
+    );
+    return rows[0];
+  });
+
+describe('the first emails of a send', () => {
+  // Small enough for the default send rate (50/s a project); the 5,004-recipient send below
+  // (cancelled) has its audience frozen in both parts.
+  const SIZE = 120;
+  it(`are queued before the rest of the audience is frozen, unless a cap is charged; all ${SIZE} mailed once`, async () => {
+    const { sk, project } = await projectFixture(stack.api);
+    const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain('large'));
+    const tag = `large-${Date.now()}`;
+    const addresses = Array.from({ length: SIZE }, (_, i) => `r${i}-${tag}@example.com`);
+    await importContacts(
+      stack.api,
+      sk,
+      addresses.map((email) => ({ email })),
+    );
+    const sendTo = async (subject: string) => {
+      const campaign = await createCampaign(stack.api, sk, {
+        name: subject,
+        ...content(domain),
+        subject,
+        audienceType: 'ALL',
+      });
+      const sent = await stack.api.post(`/campaigns/${campaign.id}/send`, sk);
+      expect(sent.status, sent.text).toBe(200);
+      await settle(sk, campaign.id);
+      expect(await campaignStats(stack.api, sk, campaign.id)).toMatchObject({
+        recipients: SIZE,
+        sent: SIZE,
+      });
+      const got = stack.smtp.messages.filter((m) => m.parsed.subject === subject);
+      expect(new Set(got.flatMap((m) => m.to)).size).toBe(SIZE);
+      expect(got).toHaveLength(SIZE);
+      return queuedBeforeSnapshot(campaign.id);
+    };
+
+    // No cap to charge: a first batch (at most 50) goes to the lanes while the rest is frozen.
+    const uncapped = await sendTo(`Uncapped ${tag}`);
+    expect(uncapped?.total).toBe(SIZE);
+    expect(uncapped?.early).toBeGreaterThan(0);
+    expect(uncapped?.early).toBeLessThanOrEqual(50);
+
+    // A cap is charged in the snapshot's one transaction: nothing is queued before it commits.
+    const cap = await stack.api.put(billing(project.id, 'billing-limits'), {
+      ...sk,
+      body: { campaigns: 10 * SIZE },
+    });
+    expect(cap.status, cap.text).toBe(200);
+    const capped = await sendTo(`Capped ${tag}`);
+    expect(capped).toEqual({ early: 0, total: SIZE });
   });
 });
 
