@@ -1,13 +1,16 @@
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities/index.js';
+import { bundleWorkflowsApart, workflowsPath } from './bundle-workflows.js';
 import { connectionOptions, type TemporalSettings } from './connection-options.js';
 import { ensureNamespace } from './namespace.js';
 import { PROJECT_ID } from './shared/search-attributes.js';
 
-export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+export { workflowsPath };
 
 /**
  * The dev server registers ProjectId at launch; a self-hosted or Cloud namespace may not have
@@ -85,14 +88,24 @@ export async function createWorker({
   deps: ActivityDeps;
   workflowBundlePath?: string;
 }): Promise<Worker> {
-  const worker = await Worker.create({
-    connection,
-    namespace: settings.namespace,
-    taskQueue: settings.taskQueue,
-    activities: createActivities(deps),
-    ...(workflowBundlePath
-      ? { workflowBundle: { codePath: workflowBundlePath } }
-      : { workflowsPath }),
-  });
-  return worker;
+  // Without a bundle built ahead (WORKFLOW_BUNDLE_PATH), one is built in a child process: the
+  // bundler's memory then never joins this long-lived process's (see bundleWorkflowsApart).
+  const bundleDir = workflowBundlePath
+    ? undefined
+    : await mkdtemp(path.join(tmpdir(), 'mailwright-workflows-'));
+  try {
+    const codePath =
+      workflowBundlePath ??
+      (await bundleWorkflowsApart(path.join(bundleDir as string, 'workflow-bundle.js')));
+    return await Worker.create({
+      connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      activities: createActivities(deps),
+      workflowBundle: { codePath },
+    });
+  } finally {
+    // Worker.create has read the bundle into memory.
+    if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  }
 }

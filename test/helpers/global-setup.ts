@@ -1,14 +1,13 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../../db/orm.js';
 import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
 import { findOrBuildStripeMock, startStripeMock } from '../../runtime/embedded/stripe-mock.js';
 import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
 import { startWatchedTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
-import { workflowsPath } from '../../temporal/worker.js';
+import { bundleWorkflowsApart } from '../../temporal/bundle-workflows.js';
 
 export interface SharedStack {
   dataDir: string;
@@ -63,9 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   stops.push(stripeMock.stop);
 
   // Bundled once here; every worker the tests start loads it instead of running webpack again.
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  const workflowBundlePath = path.join(dataDir, 'workflow-bundle.js');
-  await writeFile(workflowBundlePath, code);
+  const workflowBundlePath = await bundleWorkflowsApart(path.join(dataDir, 'workflow-bundle.js'));
 
   project.provide('stack', {
     dataDir,

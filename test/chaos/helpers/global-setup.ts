@@ -1,10 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { findOrBuildTemporalCli } from '../../../runtime/embedded/temporal-cli.js';
-import { workflowsPath } from '../../../temporal/worker.js';
+import { bundleWorkflowsApart } from '../../../temporal/bundle-workflows.js';
 
 export interface ChaosShared {
   temporalCli: string;
@@ -26,9 +25,7 @@ const log = (line: string): void => console.log(`[chaos setup] ${line}`);
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mailwright-chaos-'));
   const temporalCli = await findOrBuildTemporalCli({ configured: process.env.TEMPORAL_CLI, log });
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  const workflowBundlePath = path.join(dir, 'workflow-bundle.js');
-  await writeFile(workflowBundlePath, code);
+  const workflowBundlePath = await bundleWorkflowsApart(path.join(dir, 'workflow-bundle.js'));
   project.provide('chaos', { temporalCli, workflowBundlePath });
   return async () => {
     await rm(dir, { recursive: true, force: true });

@@ -1,13 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import {
   findOrBuildTemporalServerTools,
   type TemporalServerTools,
 } from '../../../runtime/embedded/temporal-server-tools.js';
-import { workflowsPath } from '../../../temporal/worker.js';
+import { bundleWorkflowsApart } from '../../../temporal/bundle-workflows.js';
 
 export interface ReplicasShared {
   tools: TemporalServerTools;
@@ -29,9 +28,7 @@ const log = (line: string): void => console.log(`[replicas setup] ${line}`);
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mailwright-replicas-'));
   const tools = await findOrBuildTemporalServerTools({ log });
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  const workflowBundlePath = path.join(dir, 'workflow-bundle.js');
-  await writeFile(workflowBundlePath, code);
+  const workflowBundlePath = await bundleWorkflowsApart(path.join(dir, 'workflow-bundle.js'));
   project.provide('replicas', { tools, workflowBundlePath });
   return async () => {
     await rm(dir, { recursive: true, force: true });
