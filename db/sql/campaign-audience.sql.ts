@@ -46,14 +46,21 @@ export const CAMPAIGN_SUPPRESSION_JOIN = suppressionJoinSql({
   email: 'c.email',
 });
 
-/** The recipient row of contact `c` for campaign $1: PENDING, or SKIPPED with the reason. */
-const recipientRowSql = (campaign: string): string => `
-  SELECT ${campaign}::uuid, c.id,
-         CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
-    FROM contacts c
-    -- One hash join against the project's suppressions, not a probe per contact.
-    ${CAMPAIGN_SUPPRESSION_JOIN}
-    CROSS JOIN LATERAL (SELECT ${CAMPAIGN_BLOCKED_REASON} AS reason) r`;
+/**
+ * INSERT of the recipient rows of an audience, without its ON CONFLICT: contact `c` is PENDING,
+ * or SKIPPED with the reason. Its parameters follow the audience's: the campaign, then the project.
+ */
+function insertRecipientsSql(audience: SqlFragment | undefined): string {
+  const n = audience?.params.length ?? 0;
+  return `INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
+    SELECT $${n + 1}::uuid, c.id,
+           CASE WHEN r.reason IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, r.reason
+      FROM contacts c
+      -- One hash join against the project's suppressions, not a probe per contact.
+      ${CAMPAIGN_SUPPRESSION_JOIN}
+      CROSS JOIN LATERAL (SELECT ${CAMPAIGN_BLOCKED_REASON} AS reason) r
+     WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})`;
+}
 
 /**
  * The first `limit` recipients of a SENDING campaign whose snapshot is not made yet, committed on
@@ -74,9 +81,7 @@ export async function snapshotFirstRecipients(
   const n = audience?.params.length ?? 0;
   const [row] = await sql.query<{ added: number }>(
     `WITH added AS (
-       INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
-       ${recipientRowSql(`$${n + 1}`)}
-        WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
+       ${insertRecipientsSql(audience)}
           AND EXISTS (SELECT 1 FROM campaigns
                        WHERE id = $${n + 1} AND status = 'SENDING' AND snapshot_at IS NULL)
         LIMIT $${n + 3}
@@ -117,12 +122,9 @@ export async function snapshotRecipients(
     );
     if (!campaign) return undefined;
     if (!campaign.snapshot_at) {
-      const n = audience?.params.length ?? 0;
       const [inserted] = await tx.query<{ pending: number }>(
         `WITH inserted AS (
-           INSERT INTO campaign_recipients (campaign_id, contact_id, status, skip_reason)
-           ${recipientRowSql(`$${n + 1}`)}
-            WHERE c.project_id = $${n + 2}::uuid AND (${audience?.text ?? 'true'})
+           ${insertRecipientsSql(audience)}
            ON CONFLICT DO NOTHING
            RETURNING status)
          SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM inserted`,
