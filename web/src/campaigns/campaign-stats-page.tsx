@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { campaignSendWorkflowId } from '../../../domain/campaigns/campaign-ids.pure';
 import { api, unwrap } from '../api/client';
@@ -64,11 +64,15 @@ export function CampaignStatsPage() {
   const campaign = useCampaign(campaignId);
   const live = campaign.data ? isLive(campaign.data.status) : false;
   const stats = useQuery({
-    queryKey: [...campaignKey(projectId, campaignId), 'stats'],
+    // `live` in the key: when the send ends, the figures are fetched once more. Polling alone
+    // stopped at the status poll that saw the end, and kept figures from up to a second before
+    // it (a skipped or sent count short, for good).
+    queryKey: [...campaignKey(projectId, campaignId), 'stats', live],
     queryFn: async () =>
       (await unwrap(api.GET('/campaigns/{id}/stats', { params: { path: { id: campaignId } } })))
         .data,
     refetchInterval: live ? 1000 : false,
+    placeholderData: keepPreviousData,
   });
   if (campaign.isPending || stats.isPending) return <Loading label="Loading the stats" />;
   if (campaign.isError) return <ErrorState error={campaign.error} />;
