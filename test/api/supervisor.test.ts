@@ -62,6 +62,9 @@ beforeAll(async () => {
     // No WORKFLOW_BUNDLE_PATH: as `npm start` runs, each worker bundles its workflows (in a child).
     SMTP_URL: smtp.url,
     INBOUND_SMTP_PORT: String(await freePort()),
+    // Named, so that `npm start` does not take the default 587 and 465 that start.test.ts's own
+    // `npm start` may be taking at the same moment (found by a clean CI run: EADDRINUSE there).
+    SMTP_SUBMISSION_PORT: String(await freePort()),
     JWT_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
