@@ -17,6 +17,8 @@ import { createPgRateLimiter } from './pg-rate-limiter.js';
 import { ConfigError } from './config.js';
 import { startSubmissionSmtp } from './submission-smtp.js';
 import { readSubmissionTls, type SubmissionTls } from './submission-tls.js';
+import { listenUnlessTaken } from './optional-listen.js';
+import type { AppDeps } from '../api/deps.js';
 
 export interface ApiHandle {
   server: Server;
@@ -75,7 +77,7 @@ export async function startApi({
     channel: AUTOMATION_PENDING_CHANNEL,
     logger,
   });
-  const deps = createAppDeps({
+  const tentative = createAppDeps({
     config,
     orm,
     sql: createSql(pool),
@@ -86,61 +88,86 @@ export async function startApi({
     dispatchNotifier,
     fetchText: createTextFetcher(),
     logger,
-    smtpSubmission:
-      submissionOn && submissionTls
-        ? {
-            host: submission.host,
-            port: submission.port ?? null,
-            tlsPort: submission.tlsPort ?? null,
-            certificateSha256: submissionTls.sha256,
-          }
-        : null,
+    smtpSubmission: null,
   });
+  // The SMTP servers listen first, so /config tells what listens: a port `npm start` picked
+  // (INBOUND_SMTP_PORT_OPTIONAL, SMTP_SUBMISSION_PORTS_OPTIONAL) that another program took
+  // meanwhile is off, not a failed start.
+  const inbound =
+    inboundPort === undefined
+      ? undefined
+      : await listenUnlessTaken({
+          optional: config.inbound.portOptional,
+          what: 'inbound mail',
+          port: inboundPort,
+          logger,
+          listen: () =>
+            startInboundSmtp({
+              deps: {
+                sql: createSql(pool),
+                dataDir: config.dataDir,
+                dispatch: { queue: config.temporal.taskQueue, dispatchNotifier },
+                secret: config.secrets.ENCRYPTION_KEY,
+                returnPathPrefix: config.inbound.returnPathPrefix,
+              },
+              host: config.host,
+              port: inboundPort,
+              maxBytes: config.inbound.maxBytes,
+              logger,
+            }),
+        });
+  if (inbound) logger.info({ port: inbound.port }, 'inbound smtp listening');
+  const submissionSmtp = submissionTls
+    ? await startSubmissionSmtp({
+        deps: { sql: tentative.sql, sending: tentative.sending, rateLimiter },
+        host: config.host,
+        port: submission.port,
+        tlsPort: submission.tlsPort,
+        tls: submissionTls,
+        serverName: submission.host,
+        maxBytes: submission.maxBytes,
+        logger,
+        optionalPorts: submission.portsOptional,
+      })
+    : undefined;
+  const submissionListens =
+    submissionSmtp !== undefined &&
+    submissionTls !== undefined &&
+    (submissionSmtp.port !== undefined || submissionSmtp.tlsPort !== undefined);
+  if (submissionListens) {
+    logger.info(
+      { port: submissionSmtp.port, tlsPort: submissionSmtp.tlsPort },
+      'smtp submission listening',
+    );
+  }
+  const deps: AppDeps = submissionListens
+    ? {
+        ...tentative,
+        features: { ...tentative.features, smtp: true },
+        smtpSubmission: {
+          host: submission.host,
+          port: submissionSmtp.port ?? null,
+          tlsPort: submissionSmtp.tlsPort ?? null,
+          certificateSha256: submissionTls.sha256,
+        },
+      }
+    : tentative;
+  const closeSmtp = async (): Promise<void> => {
+    await submissionSmtp?.close();
+    await inbound?.close();
+  };
   const app = createApp({ deps });
   const server = app.listen(config.port, config.host);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await closeSmtp();
+    throw error;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const inbound =
-    inboundPort === undefined
-      ? undefined
-      : await startInboundSmtp({
-          deps: {
-            sql: createSql(pool),
-            dataDir: config.dataDir,
-            dispatch: { queue: config.temporal.taskQueue, dispatchNotifier },
-            secret: config.secrets.ENCRYPTION_KEY,
-            returnPathPrefix: config.inbound.returnPathPrefix,
-          },
-          host: config.host,
-          port: inboundPort,
-          maxBytes: config.inbound.maxBytes,
-          logger,
-        });
-  if (inbound) logger.info({ port: inbound.port }, 'inbound smtp listening');
-  const submissionSmtp =
-    submissionOn && submissionTls
-      ? await startSubmissionSmtp({
-          deps: { sql: deps.sql, sending: deps.sending, rateLimiter },
-          host: config.host,
-          port: submission.port,
-          tlsPort: submission.tlsPort,
-          tls: submissionTls,
-          serverName: submission.host,
-          maxBytes: submission.maxBytes,
-          logger,
-        })
-      : undefined;
-  if (submissionSmtp) {
-    logger.info(
-      { port: submissionSmtp.port, tlsPort: submissionSmtp.tlsPort },
-      'smtp submission listening',
-    );
-  }
   return {
     server,
     port,
@@ -148,8 +175,7 @@ export async function startApi({
     submissionPort: submissionSmtp?.port,
     submissionTlsPort: submissionSmtp?.tlsPort,
     close: async () => {
-      await submissionSmtp?.close();
-      await inbound?.close();
+      await closeSmtp();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -104,6 +104,12 @@ const envSchema = z.object({
   // when free); the certificate and key files they present; the host clients are told to use
   // (default: PUBLIC_URL's host); the largest message (at most /v1/send's 40 MB).
   SMTP_SUBMISSION_PORT: optionalPort,
+  // Set by `npm start` for the SMTP ports it picked because they looked free (inbound 2525,
+  // submission 587 and 465): one taken by the time the API listens (another program got there
+  // first) is skipped with a warning instead of failing the start. Ports an operator sets are
+  // never optional.
+  INBOUND_SMTP_PORT_OPTIONAL: bool,
+  SMTP_SUBMISSION_PORTS_OPTIONAL: bool,
   SMTP_SUBMISSION_TLS_PORT: optionalPort,
   SMTP_TLS_CERT: optionalString,
   SMTP_TLS_KEY: optionalString,
@@ -201,11 +207,20 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
-  inbound: { port?: number; maxBytes: number; mxHost?: string; returnPathPrefix: string };
+  /** `portOptional`: the port was picked by `npm start`; taken since, inbound mail is off. */
+  inbound: {
+    port?: number;
+    portOptional: boolean;
+    maxBytes: number;
+    mxHost?: string;
+    returnPathPrefix: string;
+  };
   /** SMTP submission: on when a port is set, then with its certificate files. */
   submission: {
     port?: number;
     tlsPort?: number;
+    /** The ports were picked by `npm start`: one taken since is off. */
+    portsOptional: boolean;
     tls?: { certPath: string; keyPath: string };
     host: string;
     maxBytes: number;
@@ -274,6 +289,7 @@ function submissionConfig(env: Env, publicUrl: string): Config['submission'] {
   return {
     port: env.SMTP_SUBMISSION_PORT,
     tlsPort: env.SMTP_SUBMISSION_TLS_PORT,
+    portsOptional: env.SMTP_SUBMISSION_PORTS_OPTIONAL,
     tls:
       env.SMTP_TLS_CERT && env.SMTP_TLS_KEY
         ? { certPath: path.resolve(env.SMTP_TLS_CERT), keyPath: path.resolve(env.SMTP_TLS_KEY) }
@@ -334,6 +350,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     billingReportInterval: env.BILLING_REPORT_INTERVAL,
     inbound: {
       port: env.INBOUND_SMTP_PORT,
+      portOptional: env.INBOUND_SMTP_PORT_OPTIONAL,
       maxBytes: env.INBOUND_MAX_BYTES,
       mxHost:
         env.INBOUND_MX_HOST ??

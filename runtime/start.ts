@@ -114,8 +114,16 @@ try {
     submissionTls = { certPath: made.certPath, keyPath: made.keyPath };
     selfSigned = true;
   }
+  // Ports picked here because they looked free may be taken by the time the API listens.
+  const pickedInbound = config.inbound.port === undefined && inboundPort !== undefined;
+  const pickedSubmission =
+    config.submission.port === undefined &&
+    config.submission.tlsPort === undefined &&
+    (submissionPort !== undefined || submissionTlsPort !== undefined);
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
+    ...(pickedInbound ? { INBOUND_SMTP_PORT_OPTIONAL: 'true' } : {}),
+    ...(pickedSubmission ? { SMTP_SUBMISSION_PORTS_OPTIONAL: 'true' } : {}),
     TEMPORAL_ADDRESS: temporalAddress,
     SMTP_URL: smtpUrl,
     DATA_DIR: config.dataDir,

@@ -19,6 +19,7 @@ import {
 } from '../domain/submission/submission.service.js';
 import type { Sql } from '../db/sql/sql.js';
 import type { Logger } from './logger.js';
+import { listenUnlessTaken } from './optional-listen.js';
 import { submissionInput } from './submission-request.js';
 import type { SubmissionTls } from './submission-tls.js';
 
@@ -58,6 +59,7 @@ export async function startSubmissionSmtp({
   serverName,
   maxBytes,
   logger,
+  optionalPorts = false,
 }: {
   deps: SubmissionDeps;
   /** The address to listen on. */
@@ -69,6 +71,8 @@ export async function startSubmissionSmtp({
   serverName: string;
   maxBytes: number;
   logger: Logger;
+  /** The ports were picked by `npm start`: one taken since is skipped (see listenUnlessTaken). */
+  optionalPorts?: boolean;
 }): Promise<SubmissionSmtpHandle> {
   // The envelope recipients of each SMTP session's current message.
   const recipients = new Map<string, string[]>();
@@ -206,10 +210,20 @@ export async function startSubmissionSmtp({
   const close = (server: SMTPServer | undefined): Promise<void> =>
     server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
 
-  const startTls = port === undefined ? undefined : await listen(false, port);
+  const listenOn = (secure: boolean, at: number | undefined): Promise<SMTPServer | undefined> =>
+    at === undefined
+      ? Promise.resolve(undefined)
+      : listenUnlessTaken({
+          optional: optionalPorts,
+          what: `SMTP submission with ${secure ? 'implicit TLS' : 'STARTTLS'}`,
+          port: at,
+          logger,
+          listen: () => listen(secure, at),
+        });
+  const startTls = await listenOn(false, port);
   let implicit: SMTPServer | undefined;
   try {
-    implicit = tlsPort === undefined ? undefined : await listen(true, tlsPort);
+    implicit = await listenOn(true, tlsPort);
   } catch (error) {
     await close(startTls);
     throw error;

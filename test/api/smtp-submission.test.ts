@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,15 +73,18 @@ function client({
   user = 'mailwright',
   implicitTls = false,
   localAddress = clientAddress(),
+  at = implicitTls ? tlsPort : port,
 }: {
   pass?: string;
   user?: string;
   implicitTls?: boolean;
   localAddress?: string;
+  /** The port to connect to (the test stack's API's, by default). */
+  at?: number;
 }): Transport {
   return nodemailer.createTransport({
     host: '127.0.0.1',
-    port: implicitTls ? tlsPort : port,
+    port: at,
     secure: implicitTls,
     requireTLS: !implicitTls,
     tls: { ca },
@@ -254,6 +258,69 @@ describe('SMTP submission: sending', () => {
       );
     } finally {
       await api.stop();
+    }
+  });
+
+  it('skips a port npm start picked that another program took meanwhile; an operator-set one fails the start', async () => {
+    // Stand-ins for programs that took 587 and 2525 between npm start's check and the listen.
+    const taken = [net.createServer(), net.createServer()];
+    const [takenPort, takenInboundPort] = await Promise.all(
+      taken.map(
+        (server) =>
+          new Promise<number>((resolve) =>
+            server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+          ),
+      ),
+    );
+    const freeTlsPort = await freePort();
+    const apiPort = await freePort();
+    const env = {
+      ...stack.env,
+      PORT: String(apiPort),
+      SMTP_SUBMISSION_PORT: String(takenPort),
+      SMTP_SUBMISSION_TLS_PORT: String(freeTlsPort),
+      INBOUND_SMTP_PORT: String(takenInboundPort),
+    };
+    const picked = runEntryPoint('runtime/api.ts', {
+      ...env,
+      SMTP_SUBMISSION_PORTS_OPTIONAL: 'true',
+      INBOUND_SMTP_PORT_OPTIONAL: 'true',
+    });
+    const set = runEntryPoint('runtime/api.ts', { ...env, PORT: String(await freePort()) });
+    try {
+      await picked.waitForOutput(/api listening/);
+      expect(picked.output()).toContain(
+        `port ${takenPort} was taken before it could be listened on: SMTP submission with STARTTLS is off`,
+      );
+      expect(picked.output()).toContain(
+        `port ${takenInboundPort} was taken before it could be listened on: inbound mail is off`,
+      );
+      const res = await fetch(`http://127.0.0.1:${apiPort}/config`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as {
+        features: { smtp: boolean };
+        smtpSubmission: unknown;
+      };
+      expect(body.features.smtp).toBe(true);
+      expect(body.smtpSubmission).toEqual({
+        host: HOST,
+        port: null,
+        tlsPort: freeTlsPort,
+        certificateSha256: certificateSha256(ca),
+      });
+      // The implicit-TLS port it kept takes mail.
+      const { project, domain } = await sender();
+      const to = uniqueEmail('kept');
+      await using(client({ pass: project.secretKey, implicitTls: true, at: freeTlsPort }), (t) =>
+        t.sendMail({ from: `app@${domain}`, to, subject: 'Kept port', text: 'x' }),
+      );
+      expect((await stack.smtp.waitFor((m) => m.to.includes(to))).parsed.subject).toBe('Kept port');
+
+      expect(await set.exited).not.toBe(0);
+      expect(set.output()).toContain('EADDRINUSE');
+    } finally {
+      await Promise.all([picked.stop(), set.stop()]);
+      await Promise.all(taken.map((server) => new Promise((r) => server.close(r))));
     }
   });
 

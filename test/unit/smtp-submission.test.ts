@@ -230,6 +230,7 @@ describe('SMTP submission settings and certificates', () => {
     expect(config.submission).toEqual({
       port: 587,
       tlsPort: 465,
+      portsOptional: false,
       tls: { certPath: path.resolve('cert.pem'), keyPath: path.resolve('key.pem') },
       host: 'mail.example.org',
       maxBytes: MESSAGE_BYTES_MAX,
