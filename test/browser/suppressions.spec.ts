@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import {
@@ -205,6 +206,16 @@ test('the suppression list shows reasons and evidence, filters, lifts; the bounc
   await days.fill('14');
   await card.getByRole('button', { name: 'Save policy' }).click();
   await expect(toasts.getByText('Bounce policy saved')).toBeVisible();
+  await page.screenshot({
+    path: path.join(import.meta.dirname, 'screenshots', 'suppressions--toast--1280.png'),
+  });
+  // A toast closes at once with its button, not only after its five seconds.
+  await toasts
+    .getByRole('listitem')
+    .filter({ hasText: 'Bounce policy saved' })
+    .getByRole('button', { name: 'Dismiss notification' })
+    .click();
+  await expect(toasts.getByText('Bounce policy saved')).toBeHidden();
   const policy = async () => (await request.get('/bounce-policy', { headers })).json();
   expect(await policy()).toEqual({
     suppressHardBounces: false,

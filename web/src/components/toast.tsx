@@ -28,9 +28,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             onOpenChange={(open) =>
               open ? undefined : setToasts((list) => list.filter((x) => x.id !== t.id))
             }
-            className={`rounded-md border px-4 py-3 text-sm shadow-lg ${t.tone === 'error' ? 'border-danger/50 bg-panel text-danger' : 'border-line bg-panel text-fg'}`}
+            className={`flex items-start gap-3 rounded-md border py-3 pr-2 pl-4 text-sm shadow-lg ${t.tone === 'error' ? 'border-danger/50 bg-panel text-danger' : 'border-line bg-panel text-fg'}`}
           >
-            <RadixToast.Description>{t.message}</RadixToast.Description>
+            <RadixToast.Description className="min-w-0 flex-1 break-words">
+              {t.message}
+            </RadixToast.Description>
+            {/* A toast can cover what is under it (an editor's corner): it closes at once. */}
+            <RadixToast.Close
+              className="-my-1 rounded p-1 leading-none text-muted hover:text-fg"
+              aria-label="Dismiss notification"
+            >
+              ✕
+            </RadixToast.Close>
           </RadixToast.Root>
         ))}
         <RadixToast.Viewport className="fixed right-4 bottom-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2" />
