@@ -25,6 +25,7 @@ import { Migration20261204100000_double_opt_in } from './Migration20261204100000
 import { Migration20261206100000_import_staging } from './Migration20261206100000_import_staging.js';
 import { Migration20261207110000_contact_event_summary } from './Migration20261207110000_contact_event_summary.js';
 import { Migration20261207140000_emails_message_id } from './Migration20261207140000_emails_message_id.js';
+import { Migration20261208100000_campaign_recipients_cascade } from './Migration20261208100000_campaign_recipients_cascade.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -79,5 +80,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261207140000_emails_message_id',
     class: Migration20261207140000_emails_message_id,
+  },
+  {
+    name: 'Migration20261208100000_campaign_recipients_cascade',
+    class: Migration20261208100000_campaign_recipients_cascade,
   },
 ];

@@ -31,7 +31,7 @@ type Sk = { key: string };
 
 /** A project with a verified domain and contacts: pro and free ones, one pro unsubscribed. */
 async function campaignProject(label: string) {
-  const { sk, project } = await projectFixture(stack.api);
+  const { sk, project, owner } = await projectFixture(stack.api);
   const { domain } = await verifiedDomain(stack.api, dns, sk.key, uniqueDomain(label));
   const tag = `${label}-${Date.now()}`;
   const people = {
@@ -46,7 +46,7 @@ async function campaignProject(label: string) {
     { email: people.free1, plan: 'free' },
     { email: people.proGone, plan: 'pro', subscribed: false },
   ]);
-  return { sk, project, domain, people };
+  return { sk, project, owner, domain, people };
 }
 
 const received = (address: string) =>
@@ -189,7 +189,7 @@ describe('campaign definitions', () => {
 
 describe('sending a campaign', () => {
   it('sends to ALL, a SEGMENT and a FILTERED audience: each member once, unsubscribed skipped', async () => {
-    const { sk, domain, people } = await campaignProject('audiences');
+    const { sk, project, owner, domain, people } = await campaignProject('audiences');
     const segment = await stack.api.post('/segments', {
       ...sk,
       body: {
@@ -313,6 +313,27 @@ describe('sending a campaign', () => {
       openRate: 0.3333,
       clickRate: 0.3333,
     });
+
+    // A deleted campaign's recipient rows go with it (a trigger, not a per-row foreign key),
+    // and no other campaign's; a project's reset takes every campaign's.
+    const recipientRows = (campaignId: string) =>
+      withDatabase(async (db) => {
+        const { rows } = await db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM campaign_recipients WHERE campaign_id = $1',
+          [campaignId],
+        );
+        return rows[0]?.n;
+      });
+    expect(await recipientRows(all.id)).toBe(4);
+    expect((await stack.api.delete(`/campaigns/${all.id}`, sk)).status).toBe(200);
+    expect(await recipientRows(all.id)).toBe(0);
+    expect(await recipientRows(bySegment.id)).toBe(3);
+    const reset = await stack.api.post(`/users/@me/projects/${project.id}/reset`, {
+      cookie: owner.cookie,
+    });
+    expect(reset.status, reset.text).toBe(200);
+    expect(await recipientRows(bySegment.id)).toBe(0);
+    expect(await recipientRows(filtered.id)).toBe(0);
   });
 
   it('sends a test email: [TEST] subject, no tracking, not counted (from a subdomain)', async () => {
