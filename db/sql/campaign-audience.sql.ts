@@ -125,24 +125,33 @@ export async function snapshotRecipients(
       [campaignId],
     );
     if (!campaign) return undefined;
-    if (!campaign.snapshot_at) {
-      // Without ON CONFLICT (its speculative insert per row costs a third of the statement): the
-      // only rows already there are snapshotFirstRecipients', skipped by one hash anti-join, and
-      // none can be added meanwhile, as that statement locks the campaign row this one holds.
-      const n = audience?.params.length ?? 0;
-      const [inserted] = await tx.query<{ pending: number }>(
-        `WITH inserted AS (
-           ${insertRecipientsSql(audience)}
-             AND NOT EXISTS (SELECT 1 FROM campaign_recipients first
-                              WHERE first.campaign_id = $${n + 1} AND first.contact_id = c.id)
-           RETURNING status)
-         SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM inserted`,
-        [...(audience?.params ?? []), campaignId, projectId],
-      );
-      await charge?.(tx, inserted?.pending ?? 0);
-      await tx.query('UPDATE campaigns SET snapshot_at = now() WHERE id = $1', [campaignId]);
-    }
-    return countRecipients(tx, { campaignId });
+    // Made already: a retried attempt only counts it.
+    if (campaign.snapshot_at) return countRecipients(tx, { campaignId });
+    // The only rows there yet are snapshotFirstRecipients' (at most a few hundred), and none can
+    // be added meanwhile, as that statement locks the campaign row this one holds.
+    const first = await countRecipients(tx, { campaignId });
+    // Without ON CONFLICT (its speculative insert per row costs a third of the statement): the
+    // first rows are skipped by one hash anti-join. The counts come from the INSERT itself, not
+    // from a second pass over the rows it wrote.
+    const n = audience?.params.length ?? 0;
+    const [inserted] = await tx.query<SnapshotCounts & { pending: number }>(
+      `WITH inserted AS (
+         ${insertRecipientsSql(audience)}
+           AND NOT EXISTS (SELECT 1 FROM campaign_recipients first
+                            WHERE first.campaign_id = $${n + 1} AND first.contact_id = c.id)
+         RETURNING status)
+       SELECT count(*)::int AS recipients,
+              count(*) FILTER (WHERE status = 'SKIPPED')::int AS skipped,
+              count(*) FILTER (WHERE status = 'PENDING')::int AS pending
+         FROM inserted`,
+      [...(audience?.params ?? []), campaignId, projectId],
+    );
+    await charge?.(tx, inserted?.pending ?? 0);
+    await tx.query('UPDATE campaigns SET snapshot_at = now() WHERE id = $1', [campaignId]);
+    return {
+      recipients: first.recipients + (inserted?.recipients ?? 0),
+      skipped: first.skipped + (inserted?.skipped ?? 0),
+    };
   });
 }
 
