@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { CONFIRMATION_LINK_DAYS } from '../../domain/contacts/double-opt-in-settings.pure.js';
-import { getDoubleOptIn, setDoubleOptIn } from '../../domain/contacts/double-opt-in.service.js';
+import { setDoubleOptIn } from '../../domain/contacts/double-opt-in.service.js';
+import { getColumnSetting } from '../../domain/projects/column-settings.service.js';
 import type { OptInOutcome } from '../../domain/contacts/opt-in-page.pure.js';
 import {
   confirmSubscription,
@@ -52,7 +53,7 @@ export const doubleOptInRoutes = () => [
     auth: 'project',
     response: doubleOptInView,
     handler: async ({ sql, auth }) => ({
-      ...(await getDoubleOptIn({ sql, projectId: projectIdOf(auth) })),
+      ...(await getColumnSetting({ sql, projectId: projectIdOf(auth), setting: 'double_opt_in' })),
       linkValidDays: CONFIRMATION_LINK_DAYS,
     }),
   }),

@@ -1,9 +1,8 @@
 import {
-  getBouncePolicy,
-  liftSuppression,
-  listSuppressions,
-  setBouncePolicy,
-} from '../../domain/sending/suppressions.service.js';
+  getColumnSetting,
+  setColumnSetting,
+} from '../../domain/projects/column-settings.service.js';
+import { liftSuppression, listSuppressions } from '../../domain/sending/suppressions.service.js';
 import { defineRoute } from '../http/route.js';
 import { projectIdOf } from './session-user.js';
 import {
@@ -46,7 +45,8 @@ export const suppressionRoutes = () => [
     tag: 'Suppressions',
     auth: 'project',
     response: bouncePolicyView,
-    handler: async ({ sql, auth }) => getBouncePolicy({ sql, projectId: projectIdOf(auth) }),
+    handler: async ({ sql, auth }) =>
+      getColumnSetting({ sql, projectId: projectIdOf(auth), setting: 'bounce_policy' }),
   }),
   defineRoute({
     method: 'put',
@@ -58,6 +58,11 @@ export const suppressionRoutes = () => [
     body: bouncePolicyBody,
     response: bouncePolicyView,
     handler: async ({ sql, auth, body }) =>
-      setBouncePolicy({ sql, projectId: projectIdOf(auth), policy: body }),
+      setColumnSetting({
+        sql,
+        projectId: projectIdOf(auth),
+        setting: 'bounce_policy',
+        value: body,
+      }),
   }),
 ];

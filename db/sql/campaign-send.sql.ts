@@ -1,16 +1,7 @@
 import { domainCoversHost } from './domain-match.js';
 import type { AcceptedEmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
-import {
-  insertEmailsSql,
-  JUDGED_OUTBOX_VALUES,
-  judgeRecipientSql,
-  templateTrackingLevel,
-  templateVariablesSql,
-  trackingLevelOf,
-  trackingSql,
-  UNTRACKED_OUTBOX_VALUES,
-} from './email-outbox.sql.js';
+import * as outbox from './email-outbox.sql.js';
 import { namedParams } from './named-params.js';
 import { CAMPAIGN_BLOCKED_REASON, CAMPAIGN_SUPPRESSION_JOIN } from './campaign-audience.sql.js';
 import type { CampaignRow } from './campaigns.sql.js';
@@ -147,8 +138,8 @@ export async function failCampaign(
 }
 
 /** What the campaign's emails track: its own setting, then its template's, then the project's. */
-const CAMPAIGN_TRACKING = trackingSql({
-  levels: [trackingLevelOf('c'), templateTrackingLevel('c.template_id')],
+const CAMPAIGN_TRACKING = outbox.trackingSql({
+  levels: [outbox.trackingLevelOf('c'), outbox.templateTrackingLevel('c.template_id')],
   projectId: 'c.project_id',
 });
 
@@ -186,7 +177,7 @@ export async function queueCampaignBatch(
          FROM picked p LEFT JOIN contacts c ON c.id = p.contact_id
          ${CAMPAIGN_SUPPRESSION_JOIN}),
      queued AS (
-       ${insertEmailsSql({
+       ${outbox.insertEmailsSql({
          values: {
            id: 'uuid_generate_v7()',
            project_id: 'k.project_id',
@@ -202,7 +193,7 @@ export async function queueCampaignBatch(
            type: "'MARKETING'",
            status: "'QUEUED'",
            headers: "'{}'::jsonb",
-           variables: templateVariablesSql({
+           variables: outbox.templateVariablesSql({
              data: 'j.data',
              email: 'j.email',
              id: 'j.contact_id',
@@ -283,26 +274,26 @@ const TEST_EMAIL = namedParams({
 });
 
 /** A test send goes to the person testing, subscribed or not; the suppression list still holds. */
-const QUEUE_TEST_EMAIL_SQL = insertEmailsSql({
+const QUEUE_TEST_EMAIL_SQL = outbox.insertEmailsSql({
   values: {
     ...TEST_EMAIL.$,
     contact_id: 'NULL',
     type: "'MARKETING'",
-    ...JUDGED_OUTBOX_VALUES,
+    ...outbox.JUDGED_OUTBOX_VALUES,
     headers: "'{}'::jsonb",
-    variables: templateVariablesSql({
+    variables: outbox.templateVariablesSql({
       data: "coalesce(c.data, '{}'::jsonb)",
       email: `${TEST_EMAIL.$.to_address}::text`,
       id: 'c.id',
     }),
     attachment_ids: "'{}'::uuid[]",
     created_at: 'now()',
-    ...UNTRACKED_OUTBOX_VALUES,
+    ...outbox.UNTRACKED_OUTBOX_VALUES,
   },
   from: `FROM (SELECT 1) one
          LEFT JOIN contacts c
            ON c.project_id = ${TEST_EMAIL.$.project_id} AND c.email = ${TEST_EMAIL.$.to_address}
-         ${judgeRecipientSql({
+         ${outbox.judgeRecipientSql({
            projectId: TEST_EMAIL.$.project_id,
            email: TEST_EMAIL.$.to_address,
            unsubscribedBlocks: 'false',

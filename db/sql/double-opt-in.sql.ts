@@ -10,24 +10,7 @@ import {
 import { namedParams } from './named-params.js';
 import { optInPendingSql } from './opt-in-state.sql.js';
 import type { SendTemplateRow } from './queue-email.sql.js';
-import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
-
-export const findDoubleOptIn = (
-  sql: Sql,
-  { projectId }: { projectId: string },
-): Promise<Partial<DoubleOptInSettings> | undefined> =>
-  findColumn(sql, { table: 'projects', column: 'double_opt_in', key: 'id' }, projectId);
-
-export async function saveDoubleOptIn(
-  sql: Sql,
-  { projectId, settings }: { projectId: string; settings: DoubleOptInSettings },
-): Promise<void> {
-  await sql.query('UPDATE projects SET double_opt_in = $2::jsonb WHERE id = $1', [
-    projectId,
-    JSON.stringify(settings),
-  ]);
-}
 
 /** What a confirmation email is made from: the project's setting, name and verified domains. */
 export interface ConfirmationContext {

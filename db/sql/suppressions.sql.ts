@@ -1,5 +1,4 @@
-import type { BouncePolicy, SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
-import { findColumn } from './rows.js';
+import type { SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
 import type { Sql } from './sql.js';
 
 export interface SuppressionRow {
@@ -61,22 +60,6 @@ export async function deleteSuppression(
     [projectId, email],
   );
   return row;
-}
-
-export const findBouncePolicy = (
-  sql: Sql,
-  { projectId }: { projectId: string },
-): Promise<Partial<BouncePolicy> | undefined> =>
-  findColumn(sql, { table: 'projects', column: 'bounce_policy', key: 'id' }, projectId);
-
-export async function saveBouncePolicy(
-  sql: Sql,
-  { projectId, policy }: { projectId: string; policy: BouncePolicy },
-): Promise<void> {
-  await sql.query('UPDATE projects SET bounce_policy = $2::jsonb WHERE id = $1', [
-    projectId,
-    JSON.stringify(policy),
-  ]);
 }
 
 /** The contact of an address in the project, if there is one. */

@@ -1,4 +1,4 @@
-import { findDoubleOptIn, saveDoubleOptIn } from '../../db/sql/double-opt-in.sql.js';
+import { setColumnSetting } from '../projects/column-settings.service.js';
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { matchSenderDomain, unverifiedSenderProblem } from '../domains/sender-domain.pure.js';
@@ -8,16 +8,6 @@ import {
   doubleOptInOf,
   type DoubleOptInSettings,
 } from './double-opt-in-settings.pure.js';
-
-export async function getDoubleOptIn({
-  sql,
-  projectId,
-}: {
-  sql: Sql;
-  projectId: string;
-}): Promise<DoubleOptInSettings> {
-  return doubleOptInOf(await findDoubleOptIn(sql, { projectId }));
-}
 
 /**
  * Replaces the setting (a field left out takes its default) once the confirmation email it
@@ -57,6 +47,6 @@ export async function setDoubleOptIn({
       code: 'unverified_domain',
     });
   }
-  await saveDoubleOptIn(sql, { projectId, settings: whole });
+  await setColumnSetting({ sql, projectId, setting: 'double_opt_in', value: whole });
   return whole;
 }

@@ -6,7 +6,6 @@ import {
 import {
   askForConfirmation,
   findConfirmationContext,
-  findDoubleOptIn,
   type ConfirmationContext,
   type ConfirmationEmailRow,
 } from '../../db/sql/double-opt-in.sql.js';
@@ -16,7 +15,7 @@ import { conflict } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { QueueNotifier } from '../shared/ports.js';
 import { BUILT_IN_CONFIRMATION, BUILT_IN_SENDER_LOCAL_PART } from './confirmation-email.pure.js';
-import { doubleOptInOf } from './double-opt-in-settings.pure.js';
+import { getColumnSetting } from '../projects/column-settings.service.js';
 
 /**
  * Where a confirmation email goes: the task queue whose workers deliver this API's mail, and its
@@ -35,7 +34,7 @@ export async function confirmationRequired({
   sql: Sql;
   projectId: string;
 }): Promise<boolean> {
-  return doubleOptInOf(await findDoubleOptIn(sql, { projectId })).enabled;
+  return (await getColumnSetting({ sql, projectId, setting: 'double_opt_in' })).enabled;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { constantTimeEqual } from '../shared/secrets.js';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, derivedHmacKey } from '../shared/secrets.js';
 
 /**
  * The envelope sender of an email, `<token>@<prefix>.<domain>`: the token names the email (its
@@ -47,17 +47,7 @@ function unbase32(text: string, byteCount: number): Buffer | undefined {
   return bytes.length === byteCount ? Buffer.from(bytes) : undefined;
 }
 
-// A KeyObject made once per secret (raw key bytes are imported again on every HMAC).
-let lastKey: { secret: string; key: KeyObject } | undefined;
-
-function keyOf(secret: string): KeyObject {
-  if (lastKey?.secret !== secret)
-    lastKey = {
-      secret,
-      key: createSecretKey(createHash('sha256').update(`return-path:${secret}`).digest()),
-    };
-  return lastKey.key;
-}
+const keyOf = (secret: string) => derivedHmacKey('return-path', secret);
 
 const macOf = (idBytes: Buffer, secret: string): string =>
   base32(createHmac('sha256', keyOf(secret)).update(idBytes).digest().subarray(0, MAC_BYTES));

@@ -3,10 +3,8 @@ import type { Sql } from '../../db/sql/sql.js';
 import {
   countSuppressions,
   deleteSuppression,
-  findBouncePolicy,
   findContactIdByEmail,
   listSuppressionRows,
-  saveBouncePolicy,
   type SuppressionRow,
 } from '../../db/sql/suppressions.sql.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
@@ -17,7 +15,7 @@ import {
   type CursorPage,
   type PageRequest,
 } from '../shared/pagination.js';
-import { bouncePolicyOf, type BouncePolicy, type SuppressionReason } from './bounce-policy.pure.js';
+import type { SuppressionReason } from './bounce-policy.pure.js';
 
 /** The service's event on a contact whose address was taken off the suppression list. */
 export const SUPPRESSION_LIFTED_EVENT = 'email.suppression_lifted';
@@ -101,29 +99,4 @@ export async function liftSuppression({
     }
     return toView(row);
   });
-}
-
-export async function getBouncePolicy({
-  sql,
-  projectId,
-}: {
-  sql: Sql;
-  projectId: string;
-}): Promise<BouncePolicy> {
-  return bouncePolicyOf(await findBouncePolicy(sql, { projectId }));
-}
-
-/** Replaces the policy; a field left out keeps its default. */
-export async function setBouncePolicy({
-  sql,
-  projectId,
-  policy,
-}: {
-  sql: Sql;
-  projectId: string;
-  policy: Partial<BouncePolicy>;
-}): Promise<BouncePolicy> {
-  const whole = bouncePolicyOf(policy);
-  await saveBouncePolicy(sql, { projectId, policy: whole });
-  return whole;
 }

@@ -1,4 +1,11 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createSecretKey,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -20,4 +27,17 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+// One derived key per purpose and secret, made once: HMAC with raw key bytes imports them on every
+// call, six times the cost of the hash itself (a delivered email signs three or four links).
+const derivedKeys = new Map<string, { secret: string; key: KeyObject }>();
+
+/** The HMAC key for `purpose` derived from `secret` (sha256 of `<purpose>:<secret>`). */
+export function derivedHmacKey(purpose: string, secret: string): KeyObject {
+  const last = derivedKeys.get(purpose);
+  if (last?.secret === secret) return last.key;
+  const key = createSecretKey(createHash('sha256').update(`${purpose}:${secret}`).digest());
+  derivedKeys.set(purpose, { secret, key });
+  return key;
 }

@@ -1,5 +1,5 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { constantTimeEqual } from '../shared/secrets.js';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, derivedHmacKey } from '../shared/secrets.js';
 
 /**
  * Signed, self-contained tokens for links in emails: the payload travels in the URL and an
@@ -12,19 +12,7 @@ export type LinkToken =
   | { k: 'u'; c: string; p: string; e?: string } // subscription of contact c in project p
   | { k: 'd'; c: string; p: string; x: number }; // double opt-in of contact c in p, until x (unix s)
 
-// The derived key of the last secret seen: a process has one, and every link of every email
-// is signed with it. A KeyObject, made once: HMAC with raw key bytes imports them on every call,
-// six times the cost of the hash itself (a delivered email signs three or four links).
-let lastKey: { secret: string; key: KeyObject } | undefined;
-
-function keyOf(secret: string): KeyObject {
-  if (lastKey?.secret !== secret)
-    lastKey = {
-      secret,
-      key: createSecretKey(createHash('sha256').update(`link-tokens:${secret}`).digest()),
-    };
-  return lastKey.key;
-}
+const keyOf = (secret: string) => derivedHmacKey('link-tokens', secret);
 
 export function signLinkToken(payload: LinkToken, secret: string): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
