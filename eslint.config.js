@@ -100,6 +100,7 @@ export default tseslint.config(
       'coverage/**',
       'scratch/**',
       'web/dist/**',
+      'dist/**',
       'web/src/api/schema.d.ts',
       'test/browser/results/**',
     ],

@@ -138,9 +138,9 @@ try {
       : {}),
   };
   const runDir = path.join(config.dataDir, 'run');
-  const worker = supervise({ name: 'worker', entry: 'runtime/worker.ts', env, runDir, logger });
+  const worker = supervise({ name: 'worker', entry: 'worker', env, runDir, logger });
   stops.push(worker.stop);
-  const api = supervise({ name: 'api', entry: 'runtime/api.ts', env, runDir, logger });
+  const api = supervise({ name: 'api', entry: 'api', env, runDir, logger });
   // Stopped first: no new requests while the worker drains.
   stops.push(api.stop);
   const [apiUp] = await Promise.all([api.ready, worker.ready]);

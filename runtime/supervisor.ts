@@ -2,8 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from './logger.js';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
+import { PROJECT_ROOT } from './project-root.js';
+import { entryPointCommand, type ServerEntry } from './entry-points.js';
 
 /** Restart backoff: 1 s doubling to 30 s, back to 1 s once a part has stayed up a minute. */
 export const RESTART_BACKOFF = { firstMs: 1_000, maxMs: 30_000, resetAfterMs: 60_000 };
@@ -47,7 +47,7 @@ export function supervise({
   logger,
 }: {
   name: string;
-  entry: string;
+  entry: ServerEntry;
   env: Record<string, string>;
   runDir: string;
   logger: Logger;
@@ -68,9 +68,10 @@ export function supervise({
 
   const start = (): void => {
     const startedAt = Date.now();
-    const current = fork(path.join(ROOT, entry), [], {
-      cwd: ROOT,
-      execArgv: ['--import', 'tsx'],
+    const { file, execArgv } = entryPointCommand(entry);
+    const current = fork(file, [], {
+      cwd: PROJECT_ROOT,
+      execArgv,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,

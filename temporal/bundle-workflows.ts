@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { promisify } from 'node:util';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../runtime/project-root.js';
 
 const run = promisify(execFile);
-const thisFile = fileURLToPath(import.meta.url);
 
-/** The workflows' entry module, bundled for the worker's sandbox. */
-export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+/** The workflows' entry module (a source file: the worker's sandbox gets it bundled by webpack). */
+export const workflowsPath = path.join(PROJECT_ROOT, 'temporal', 'workflows', 'index.ts');
 
 /**
  * Bundles the workflow code into `outFile` in a child process. The bundler (webpack) grows a
@@ -17,19 +15,9 @@ export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', impor
  * the parent's other flags (a profiler's, a heap limit's).
  */
 export async function bundleWorkflowsApart(outFile: string): Promise<string> {
-  await run(process.execPath, ['--import', 'tsx', thisFile, outFile], {
+  const script = path.join(PROJECT_ROOT, 'temporal', 'bundle-workflows.cli.ts');
+  await run(process.execPath, ['--import', 'tsx', script, workflowsPath, outFile], {
     maxBuffer: 16 * 1024 * 1024,
   });
   return outFile;
-}
-
-// Run as a script: `node --import tsx temporal/bundle-workflows.ts <out file>`.
-if (process.argv[1] === thisFile) {
-  const outFile = process.argv[2];
-  if (!outFile) throw new Error('usage: bundle-workflows.ts <out file>');
-  const { code } = await bundleWorkflowCode({
-    workflowsPath,
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  });
-  await writeFile(outFile, code);
 }

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
 import { startSmtpSink } from '../../runtime/embedded/smtp-sink.js';
 import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
 import { startTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
+import { buildServerBundle } from '../../runtime/server-bundle.js';
 import { runEntryPoint, type RunningProcess } from '../../test/helpers/processes.js';
 
 export interface BenchStack {
@@ -75,6 +76,8 @@ export async function startBenchStack(
   };
   // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process;
   // BENCH_WORKER_NODE_ARGS the worker.
+  // The API and the worker run from the server bundle, as `npm run api` / `npm run worker` do.
+  await buildServerBundle();
   const apiArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const api = runEntryPoint('runtime/api.ts', env, apiArgs);
   stops.push(() => api.stop());

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
 import { isAlive } from '../../runtime/embedded/process-guard.js';
+import { SERVER_BUNDLE_DIR } from '../../runtime/entry-points.js';
 import {
   campaignStats,
   createCampaign,
@@ -78,7 +79,7 @@ beforeAll(async () => {
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     BILLING_REPORT_INTERVAL: '8760h',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/start.ts'], {
+  const child = spawn(process.execPath, [path.join(SERVER_BUNDLE_DIR, 'start.js')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../../runtime/embedded/postgres.js';
 import { findOrBuildStripeMock, startStripeMock } from '../../runtime/embedded/stripe-mock.js';
 import { findOrBuildTemporalCli } from '../../runtime/embedded/temporal-cli.js';
 import { startWatchedTemporalDevServer } from '../../runtime/embedded/temporal-server.js';
+import { buildServerBundle } from '../../runtime/server-bundle.js';
 import { bundleWorkflowsApart } from '../../temporal/bundle-workflows.js';
 
 export interface SharedStack {
@@ -61,6 +62,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   stops.push(stripeMock.stop);
 
+  // The API and worker processes the tests start run from the server bundle, as users run them.
+  await buildServerBundle();
   // Bundled once here; every worker the tests start loads it instead of running webpack again.
   const workflowBundlePath = await bundleWorkflowsApart(path.join(dataDir, 'workflow-bundle.js'));
 

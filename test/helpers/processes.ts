@@ -1,7 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_BUNDLE_DIR, SERVER_ENTRIES, type ServerEntry } from '../../runtime/entry-points.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The command of an entry point: `runtime/api.ts`, `runtime/worker.ts` and `runtime/start.ts` run
+ * from the server bundle as users run them (the global setups build it), other files under tsx.
+ */
+function commandOf(entry: string): string[] {
+  const name = /^runtime\/([a-z-]+)\.ts$/.exec(entry)?.[1];
+  return SERVER_ENTRIES.includes(name as ServerEntry)
+    ? [path.join(SERVER_BUNDLE_DIR, `${name}.js`)]
+    : ['--import', 'tsx', path.join(ROOT, entry)];
+}
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -18,7 +30,7 @@ export function runEntryPoint(
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): RunningProcess {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...nodeArgs, ...commandOf(entry)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findOrBuildTemporalCli } from '../../../runtime/embedded/temporal-cli.js';
+import { buildServerBundle } from '../../../runtime/server-bundle.js';
 import { bundleWorkflowsApart } from '../../../temporal/bundle-workflows.js';
 
 export interface ChaosShared {
@@ -25,6 +26,7 @@ const log = (line: string): void => console.log(`[chaos setup] ${line}`);
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mailwright-chaos-'));
   const temporalCli = await findOrBuildTemporalCli({ configured: process.env.TEMPORAL_CLI, log });
+  await buildServerBundle();
   const workflowBundlePath = await bundleWorkflowsApart(path.join(dir, 'workflow-bundle.js'));
   project.provide('chaos', { temporalCli, workflowBundlePath });
   return async () => {

@@ -6,6 +6,7 @@ import {
   findOrBuildTemporalServerTools,
   type TemporalServerTools,
 } from '../../../runtime/embedded/temporal-server-tools.js';
+import { buildServerBundle } from '../../../runtime/server-bundle.js';
 import { bundleWorkflowsApart } from '../../../temporal/bundle-workflows.js';
 
 export interface ReplicasShared {
@@ -28,6 +29,7 @@ const log = (line: string): void => console.log(`[replicas setup] ${line}`);
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mailwright-replicas-'));
   const tools = await findOrBuildTemporalServerTools({ log });
+  await buildServerBundle();
   const workflowBundlePath = await bundleWorkflowsApart(path.join(dir, 'workflow-bundle.js'));
   project.provide('replicas', { tools, workflowBundlePath });
   return async () => {
