@@ -68,11 +68,11 @@ export function supervise({
 
   const start = (): void => {
     const startedAt = Date.now();
-    const { file, execArgv } = entryPointCommand(entry);
-    const current = fork(file, [], {
+    const command = entryPointCommand(entry);
+    const current = fork(command.file, [], {
       cwd: PROJECT_ROOT,
-      execArgv,
-      env: { ...process.env, ...env },
+      execArgv: command.execArgv,
+      env: { ...command.env, ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });

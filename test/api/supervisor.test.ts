@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../runtime/embedded/free-port.js';
 import { isAlive } from '../../runtime/embedded/process-guard.js';
-import { SERVER_BUNDLE_DIR } from '../../runtime/entry-points.js';
+import { ENTRY_RUNTIME, SERVER_BUNDLE_DIR } from '../../runtime/entry-points.js';
 import {
   campaignStats,
   createCampaign,
@@ -122,6 +122,18 @@ describe('npm start as a supervisor', () => {
       status: 'ready',
       checks: { database: true, temporal: true, worker: true },
     });
+  });
+
+  it('runs each part from the server bundle with its flags and environment', async () => {
+    for (const part of ['api', 'worker'] as const) {
+      const pid = (await pidOf(part)) as number;
+      const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+      const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+      const { nodeFlags, env } = ENTRY_RUNTIME[part];
+      expect(argv.slice(1)).toEqual([...nodeFlags, path.join(SERVER_BUNDLE_DIR, `${part}.js`)]);
+      for (const [name, value] of Object.entries(env))
+        expect(environ).toContain(`${name}=${value}`);
+    }
   });
 
   it('restarts the API and then the worker, each killed mid-campaign, and every recipient gets one email', async () => {

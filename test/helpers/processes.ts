@@ -1,18 +1,26 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { SERVER_BUNDLE_DIR, SERVER_ENTRIES, type ServerEntry } from '../../runtime/entry-points.js';
+import {
+  ENTRY_RUNTIME,
+  SERVER_BUNDLE_DIR,
+  SERVER_ENTRIES,
+  type ServerEntry,
+} from '../../runtime/entry-points.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * The command of an entry point: `runtime/api.ts`, `runtime/worker.ts` and `runtime/start.ts` run
- * from the server bundle as users run them (the global setups build it), other files under tsx.
+ * from the server bundle with their node flags and environment, as users run them (the global
+ * setups build it); other files under tsx.
  */
-function commandOf(entry: string): string[] {
+function commandOf(entry: string): { flags: string[]; file: string; env: Record<string, string> } {
   const name = /^runtime\/([a-z-]+)\.ts$/.exec(entry)?.[1];
-  return SERVER_ENTRIES.includes(name as ServerEntry)
-    ? [path.join(SERVER_BUNDLE_DIR, `${name}.js`)]
-    : ['--import', 'tsx', path.join(ROOT, entry)];
+  if (!SERVER_ENTRIES.includes(name as ServerEntry)) {
+    return { flags: ['--import', 'tsx'], file: path.join(ROOT, entry), env: {} };
+  }
+  const { nodeFlags, env } = ENTRY_RUNTIME[name as ServerEntry];
+  return { flags: [...nodeFlags], file: path.join(SERVER_BUNDLE_DIR, `${name}.js`), env };
 }
 
 export interface RunningProcess {
@@ -24,15 +32,20 @@ export interface RunningProcess {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
-/** Runs one of the entry points users run (`runtime/*.ts`) as a child process. */
+/**
+ * Runs one of the entry points users run (`runtime/*.ts`) as a child process; `nodeArgs` come
+ * after the entry point's own flags (a bench's `--max-semi-space-size` wins) and `env` over its
+ * environment.
+ */
 export function runEntryPoint(
   entry: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): RunningProcess {
-  const child = spawn(process.execPath, [...nodeArgs, ...commandOf(entry)], {
+  const command = commandOf(entry);
+  const child = spawn(process.execPath, [...command.flags, ...nodeArgs, command.file], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...command.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
