@@ -28,21 +28,27 @@ export const SERVER_BUNDLE_DIR = path.join(PROJECT_ROOT, 'dist', 'server');
 /** This process runs from the bundle: its code is a `.js` file, not a `.ts` source under tsx. */
 export const RUNS_FROM_BUNDLE = import.meta.filename.endsWith('.js');
 
-/**
- * How to run an entry point as a child process: the bundle's file when this process runs from the
- * bundle, else its source under tsx.
- */
-export function entryPointCommand(entry: ServerEntry): {
+/** An entry point's bundled file, with the node flags and environment it runs with. */
+export function bundledEntryCommand(entry: ServerEntry): {
   file: string;
   execArgv: string[];
   env: Record<string, string>;
 } {
   const { nodeFlags, env } = ENTRY_RUNTIME[entry];
+  return { file: path.join(SERVER_BUNDLE_DIR, `${entry}.js`), execArgv: [...nodeFlags], env };
+}
+
+/**
+ * How to run an entry point as a child process: the bundle's file when this process runs from the
+ * bundle, else its source under tsx.
+ */
+export function entryPointCommand(entry: ServerEntry): ReturnType<typeof bundledEntryCommand> {
+  const bundled = bundledEntryCommand(entry);
   return RUNS_FROM_BUNDLE
-    ? { file: path.join(SERVER_BUNDLE_DIR, `${entry}.js`), execArgv: [...nodeFlags], env }
+    ? bundled
     : {
+        ...bundled,
         file: path.join(PROJECT_ROOT, 'runtime', `${entry}.ts`),
-        execArgv: [...nodeFlags, '--import', 'tsx'],
-        env,
+        execArgv: [...bundled.execArgv, '--import', 'tsx'],
       };
 }

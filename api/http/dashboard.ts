@@ -2,10 +2,12 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Middleware } from 'koa';
+import { PROJECT_ROOT } from '../../runtime/project-root.js';
 import { compressedFiles, type ContentEncoding } from './compressed-file.js';
 
 export const DASHBOARD_PATH = '/app/';
-const DEFAULT_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+// From the project's folder: this module runs from api/http/ under tsx and from dist/server/.
+const DEFAULT_DIST = path.join(PROJECT_ROOT, 'web', 'dist');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

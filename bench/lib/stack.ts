@@ -74,10 +74,10 @@ export async function startBenchStack(
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
     ...extraEnv,
   };
-  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process;
-  // BENCH_WORKER_NODE_ARGS the worker.
   // The API and the worker run from the server bundle, as `npm run api` / `npm run worker` do.
   await buildServerBundle();
+  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API process;
+  // BENCH_WORKER_NODE_ARGS the worker.
   const apiArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const api = runEntryPoint('runtime/api.ts', env, apiArgs);
   stops.push(() => api.stop());

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import {
-  ENTRY_RUNTIME,
-  SERVER_BUNDLE_DIR,
+  bundledEntryCommand,
   SERVER_ENTRIES,
   type ServerEntry,
 } from '../../runtime/entry-points.js';
@@ -19,8 +18,8 @@ function commandOf(entry: string): { flags: string[]; file: string; env: Record<
   if (!SERVER_ENTRIES.includes(name as ServerEntry)) {
     return { flags: ['--import', 'tsx'], file: path.join(ROOT, entry), env: {} };
   }
-  const { nodeFlags, env } = ENTRY_RUNTIME[name as ServerEntry];
-  return { flags: [...nodeFlags], file: path.join(SERVER_BUNDLE_DIR, `${name}.js`), env };
+  const { file, execArgv, env } = bundledEntryCommand(name as ServerEntry);
+  return { flags: execArgv, file, env };
 }
 
 export interface RunningProcess {
