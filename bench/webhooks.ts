@@ -14,11 +14,11 @@
 // Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3; medians decide);
 // BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement; BENCH_WORKER_NODE_ARGS (e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the worker.
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import pLimit from 'p-limit';
 import pg from 'pg';
 import { runEntryPoint } from '../test/helpers/processes.js';
+import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
@@ -36,15 +36,14 @@ const counts = async (): Promise<{ posts: number; distinct: number }> =>
   (await json(`${sinkUrl}/count`)).body;
 const reset = () => json(`${sinkUrl}/reset`, { method: 'POST' });
 
-/** CPU seconds a process has used (user + system; Linux). */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-const ownCpuSeconds = (): number => {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1e6;
+/** CPU seconds by process over a phase, as microseconds per delivery. */
+const perDelivery = (seconds: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(seconds).map(([k, v]) => [k, (v * 1e6) / DELIVERIES]));
+/** The sender (`client`: the worker for ours, the bench for the floor), the sink, PostgreSQL. */
+const cpuLine = (us: Record<string, number>, client: string): string => {
+  const parts = [client, 'sink', 'postgres'].map((k) => us[k] ?? 0);
+  const total = parts.reduce((a, b) => a + b, 0);
+  return `${client} ${parts[0]?.toFixed(0)} + sink ${parts[1]?.toFixed(0)} + postgres ${parts[2]?.toFixed(0)} = ${total.toFixed(0)}`;
 };
 
 async function waitForPosts(target: number, timeoutMs = 600_000): Promise<void> {
@@ -82,7 +81,9 @@ try {
   await db.connect();
   if (statements) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const worker = await stack.startWorker();
-  const workerPid = worker.child.pid as number;
+  const pids = { worker: worker.child.pid as number, sink: sink.child.pid as number };
+  const snapshot = () =>
+    cpuSnapshot(pids, { postgresPid: stack.postgresPid, temporalPid: stack.temporalPid });
   const project = await benchProject(stack.apiUrl);
   const auth = { authorization: `Bearer ${project.secretKey}` };
   const endpoint = await json(`${stack.apiUrl}/webhook-endpoints`, {
@@ -122,8 +123,9 @@ try {
     floor: number;
     whole: number;
     insertMs: number;
-    oursCpuUs: number;
-    floorCpuUs: number;
+    /** CPU us per delivery by process (worker, sink, postgres, temporal, bench). */
+    oursCpu: Record<string, number>;
+    floorCpu: Record<string, number>;
   }[] = [];
   if (statements) await db.query('SELECT pg_stat_statements_reset()');
   for (let round = 1; round <= ROUNDS; round += 1) {
@@ -131,7 +133,7 @@ try {
     // receiver has every webhook-id.
     await reset();
     const started = performance.now();
-    const workerCpuBefore = await cpuSecondsOf(workerPid);
+    const oursCpuBefore = await snapshot();
     await db.query(
       `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue)
        SELECT uuid_generate_v7(), $1, $2, 'order.paid',
@@ -148,7 +150,7 @@ try {
     await waitForPosts(DELIVERIES);
     const oursSeconds = (performance.now() - queued) / 1000;
     const withInsertSeconds = (performance.now() - started) / 1000;
-    const oursCpu = (await cpuSecondsOf(workerPid)) - workerCpuBefore;
+    const oursCpu = cpuDelta(oursCpuBefore, await snapshot());
     await waitForRecorded();
 
     // The floor: the same bodies, POSTed by a plain client at the lanes' concurrency.
@@ -161,11 +163,11 @@ try {
     ).rows.map((r) => r.body);
     await reset();
     const limit = pLimit(LANES * PER_LANE);
-    const floorCpuBefore = ownCpuSeconds();
+    const floorCpuBefore = await snapshot();
     const floorStarted = performance.now();
     await Promise.all(bodies.map((body) => limit(() => post(body))));
     const floorSeconds = (performance.now() - floorStarted) / 1000;
-    const floorCpu = ownCpuSeconds() - floorCpuBefore;
+    const floorCpu = cpuDelta(floorCpuBefore, await snapshot());
     const posted = (await counts()).posts;
     if (posted !== DELIVERIES) throw new Error(`floor posted ${posted} of ${DELIVERIES}`);
 
@@ -190,12 +192,12 @@ try {
       floor: DELIVERIES / floorSeconds,
       whole: DELIVERIES / wholeSeconds,
       insertMs: (withInsertSeconds - oursSeconds) * 1000,
-      oursCpuUs: (oursCpu * 1e6) / DELIVERIES,
-      floorCpuUs: (floorCpu * 1e6) / DELIVERIES,
+      oursCpu: perDelivery(oursCpu),
+      floorCpu: perDelivery(floorCpu),
     };
     rows.push(row);
     log(
-      `round ${round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU per delivery: worker ${row.oursCpuUs.toFixed(0)} us, floor client ${row.floorCpuUs.toFixed(0)} us`,
+      `round ${round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU us per delivery: ours ${cpuLine(row.oursCpu, 'worker')}; floor ${cpuLine(row.floorCpu, 'bench')}`,
     );
   }
   agent.destroy();
@@ -224,15 +226,16 @@ try {
     ),
   );
   log(formatRow(['deliveries/s from events (not compared)', whole.toFixed(0)], widths));
-  log(
-    formatRow(
-      [
-        'CPU us per delivery, worker / floor client',
-        `${median(rows.map((r) => r.oursCpuUs)).toFixed(0)} / ${median(rows.map((r) => r.floorCpuUs)).toFixed(0)}`,
-      ],
-      widths,
-    ),
-  );
+  // Each process's median over the rounds.
+  const cpuMedian = (side: 'oursCpu' | 'floorCpu'): Record<string, number> =>
+    Object.fromEntries(
+      ['worker', 'bench', 'sink', 'postgres'].map((k) => [
+        k,
+        median(rows.map((r) => r[side][k] ?? 0)),
+      ]),
+    );
+  log(formatRow(['CPU us per delivery, ours', cpuLine(cpuMedian('oursCpu'), 'worker')], widths));
+  log(formatRow(['CPU us per delivery, floor', cpuLine(cpuMedian('floorCpu'), 'bench')], widths));
   log(formatRow(['deliveries not SUCCEEDED', failed.rows[0]?.n ?? 0], widths));
   if (statements) {
     const top = await db.query<{ ms: number; calls: number; query: string }>(
