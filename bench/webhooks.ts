@@ -8,12 +8,13 @@
 // INSERT is the dispatcher's work, timed on its own and in the whole path below) to the moment
 // the receiver has every webhook-id; each phase waits until the one before is recorded. Also
 // shown, not compared: the whole path from events recorded in PostgreSQL (matched to the endpoint
-// by the dispatcher lanes) to the receiver, and the CPU each side spent per delivery (the
-// worker's process for ours, the bench's own for the floor). Prints ours, the floor and
+// by the dispatcher lanes) to the receiver, and the CPU each process spent per delivery on each
+// side (the sender: the worker for ours, the bench's own process for the floor; the receiver;
+// PostgreSQL). Prints ours, the floor and
 // ours/floor (target >= 0.8: PASS or MISS).
-// Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3; medians decide);
-// BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement; BENCH_WORKER_NODE_ARGS (e.g.
-// `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the worker.
+// Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3, after one untimed warm-up round;
+// medians decide); BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement;
+// BENCH_WORKER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the worker.
 import http from 'node:http';
 import pLimit from 'p-limit';
 import pg from 'pg';
@@ -128,7 +129,8 @@ try {
     floorCpu: Record<string, number>;
   }[] = [];
   if (statements) await db.query('SELECT pg_stat_statements_reset()');
-  for (let round = 1; round <= ROUNDS; round += 1) {
+  // Round 0 warms every path up (compiled hot code, pooled connections) and is not counted.
+  for (let round = 0; round <= ROUNDS; round += 1) {
     // Ours: the deliveries queued in one statement, the lanes woken, the clock running until the
     // receiver has every webhook-id.
     await reset();
@@ -195,9 +197,9 @@ try {
       oursCpu: perDelivery(oursCpu),
       floorCpu: perDelivery(floorCpu),
     };
-    rows.push(row);
+    if (round > 0) rows.push(row);
     log(
-      `round ${round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU us per delivery: ours ${cpuLine(row.oursCpu, 'worker')}; floor ${cpuLine(row.floorCpu, 'bench')}`,
+      `round ${round === 0 ? '0 (warm-up, not counted)' : round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU us per delivery: ours ${cpuLine(row.oursCpu, 'worker')}; floor ${cpuLine(row.floorCpu, 'bench')}`,
     );
   }
   agent.destroy();

@@ -26,6 +26,7 @@ import { Migration20261206100000_import_staging } from './Migration2026120610000
 import { Migration20261207110000_contact_event_summary } from './Migration20261207110000_contact_event_summary.js';
 import { Migration20261207140000_emails_message_id } from './Migration20261207140000_emails_message_id.js';
 import { Migration20261208100000_campaign_recipients_cascade } from './Migration20261208100000_campaign_recipients_cascade.js';
+import { Migration20261209100000_webhook_deliveries_project_index } from './Migration20261209100000_webhook_deliveries_project_index.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -84,5 +85,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261208100000_campaign_recipients_cascade',
     class: Migration20261208100000_campaign_recipients_cascade,
+  },
+  {
+    name: 'Migration20261209100000_webhook_deliveries_project_index',
+    class: Migration20261209100000_webhook_deliveries_project_index,
   },
 ];

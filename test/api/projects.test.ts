@@ -161,7 +161,10 @@ describe('projects and keys', () => {
   it('resets project data but keeps keys and members; deletes the whole project', async () => {
     const owner = await signUp(stack.api);
     const project = await createProject(stack.api, owner);
+    const other = await createProject(stack.api, owner);
     await insertEmails(project.id, [{ sent: true }, { sent: true, bounced: true }]);
+    await insertWebhookDelivery(project.id);
+    await insertWebhookDelivery(other.id);
     expect(
       (await stack.api.get(`/projects/${project.id}/security`, { cookie: owner.cookie })).body.sent,
     ).toBe(2);
@@ -173,6 +176,10 @@ describe('projects and keys', () => {
     expect(
       (await stack.api.get(`/projects/${project.id}/security`, { cookie: owner.cookie })).body.sent,
     ).toBe(0);
+    // The project's webhook deliveries go (found through its endpoints, which stay); another
+    // project's do not.
+    expect(await webhookDeliveries(project.id)).toEqual({ deliveries: 0, endpoints: 1 });
+    expect(await webhookDeliveries(other.id)).toEqual({ deliveries: 1, endpoints: 1 });
     expect(
       (await stack.api.get(`/projects/${project.id}/setup-state`, { key: project.secretKey }))
         .status,
@@ -189,9 +196,43 @@ describe('projects and keys', () => {
       (await stack.api.get(`/projects/${project.id}/setup-state`, { key: project.secretKey }))
         .status,
     ).toBe(401);
-    expect((await stack.api.get('/users/@me/projects', { cookie: owner.cookie })).body).toEqual([]);
+    expect(
+      (await stack.api.get('/users/@me/projects', { cookie: owner.cookie })).body.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).toEqual([other.id]);
   });
 });
+
+/** An endpoint of the project with one delivery queued to it. */
+async function insertWebhookDelivery(projectId: string): Promise<void> {
+  await withDatabase(async (db) => {
+    const endpointId = randomUUID();
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, project_id, url, event_types, secret)
+       VALUES ($1, $2, 'https://hooks.example.com/in', '{email.sent}', 'stored')`,
+      [endpointId, projectId],
+    );
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue)
+       VALUES ($1, $2, $3, 'email.sent', '{}', 'reset-test')`,
+      [randomUUID(), projectId, endpointId],
+    );
+  });
+}
+
+async function webhookDeliveries(
+  projectId: string,
+): Promise<{ deliveries: number; endpoints: number }> {
+  return withDatabase(async (db) => {
+    const { rows } = await db.query<{ deliveries: number; endpoints: number }>(
+      `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE project_id = $1) AS deliveries,
+              (SELECT count(*)::int FROM webhook_endpoints WHERE project_id = $1) AS endpoints`,
+      [projectId],
+    );
+    return rows[0] as { deliveries: number; endpoints: number };
+  });
+}
 
 async function insertEmails(
   projectId: string,
