@@ -155,7 +155,13 @@ try {
   await sink.reset();
   const floorCpuBefore = await cpuNow();
   const floorStarted = now();
-  await sendRawOverConnections(sink.url, messages, POOL);
+  const sinkAddress = new URL(sink.url);
+  await sendRawOverConnections({
+    host: sinkAddress.hostname,
+    port: Number(sinkAddress.port),
+    messages,
+    connections: POOL,
+  });
   let floor = await sink.counts();
   await waitFor(async () => {
     floor = await sink.counts();

@@ -5,7 +5,7 @@
 // part of either side (bench:send measures it). Both compared clients are as lean as their
 // protocol allows, so the figures are the servers' and not the clients' (all share two cores):
 // node's http client for /v1/send, and for SMTP a client that pipelines (RFC 2920; one round trip
-// a message, as a request is; bench/lib/submission-client.ts). nodemailer's pooled transport, what
+// a message, as a request is; bench/lib/raw-smtp.ts). nodemailer's pooled transport, what
 // apps use, is run too and shown, not compared (it waits for the 354, and its process spends more
 // than twice the lean client's CPU a message, on the cores the servers need). Every client keeps
 // as many messages in flight as it has connections; the SMTP messages (MIME) and the JSON bodies
@@ -23,7 +23,7 @@ import { ensureSelfSignedCertificate } from '../runtime/embedded/self-signed-cer
 import { freePort } from '../runtime/embedded/free-port.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
-import { dataOf, submitOverConnections } from './lib/submission-client.js';
+import { dataOf, sendRawOverConnections } from './lib/raw-smtp.js';
 import { verifiedBenchDomain } from './lib/sending.js';
 import { benchProject, formatRow, startBenchStack } from './lib/stack.js';
 
@@ -94,12 +94,11 @@ try {
       data: dataOf(raw),
     }));
     const started = performance.now();
-    await submitOverConnections({
+    await sendRawOverConnections({
       host: '127.0.0.1',
       port: submissionPort,
-      ca,
-      user: 'bench',
-      pass: project.secretKey,
+      starttls: { ca },
+      auth: { user: 'bench', pass: project.secretKey },
       messages: built,
       connections: CONNECTIONS,
     });

@@ -1,8 +1,11 @@
-// The campaign bench's floor client: writes finished messages (built and DKIM-signed before the
-// clock starts) over `connections` plain SMTP connections with PIPELINING (RFC 2920): a message's
-// data and the next message's MAIL, RCPT and DATA go in one write, so each message costs one
-// round trip. No TLS, no AUTH: it is only ever pointed at the bench's counting sink.
+// The benches' pipelining SMTP client: writes finished messages (built before the clock starts)
+// over `connections` connections with PIPELINING (RFC 2920): MAIL, RCPT and DATA in one write, then
+// a message's data and the next message's envelope in the next, so each message costs one round
+// trip. Plain for bench:campaign's floor (pointed only at the bench's counting sink); with
+// STARTTLS and AUTH PLAIN for bench:smtp's submission side, as lean as the /v1/send side's client.
+// Every reply but 2xx/3xx fails the run.
 import net from 'node:net';
+import tls from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { OutgoingMessage } from '../../domain/shared/ports.js';
 
@@ -11,6 +14,15 @@ export interface RawMessage {
   to: string;
   /** The message as it goes after DATA: CRLF lines, dot-stuffed, ending with ".\r\n". */
   data: Buffer;
+}
+
+/** A finished MIME message (CRLF or LF lines) as DATA carries it. */
+export function dataOf(raw: Buffer): Buffer {
+  const text = raw
+    .toString('latin1')
+    .replace(/\r?\n/g, '\r\n')
+    .replace(/(^|\r\n)\./g, '$1..');
+  return Buffer.from(`${text}${text.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1');
 }
 
 /** Builds and signs each message as the worker would (nodemailer, DKIM), ready to write. */
@@ -26,103 +38,131 @@ export async function prebuildMessages(messages: OutgoingMessage[]): Promise<Raw
       message: Buffer;
       envelope: { from: string; to: string[] };
     };
-    const text = info.message.toString('latin1').replace(/(^|\r\n)\./g, '$1..');
     built.push({
       from: info.envelope.from,
       to: info.envelope.to[0] as string,
-      data: Buffer.from(`${text}${text.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1'),
+      data: dataOf(info.message),
     });
   }
   return built;
 }
 
-const envelopeOf = (m: RawMessage): string =>
-  `MAIL FROM:<${m.from}>\r\nRCPT TO:<${m.to}>\r\nDATA\r\n`;
-
-/** Counts complete reply lines (a final line is "ddd " where multi-line ones are "ddd-"). */
-function countFinalReplies(text: string): { finals: string[]; rest: string } {
-  const lines = text.split('\r\n');
-  const rest = lines.pop() ?? '';
-  return { finals: lines.filter((l) => l[3] !== '-'), rest };
+/** A socket's SMTP replies, read as they come: `replies(n)` answers the next n final lines. */
+function replyReader(socket: net.Socket) {
+  let buffered = '';
+  const finals: string[] = [];
+  let waiting:
+    { count: number; resolve: (r: string[]) => void; reject: (e: Error) => void } | undefined;
+  let failed: Error | undefined;
+  const settle = (): void => {
+    if (!waiting) return;
+    if (failed) {
+      waiting.reject(failed);
+      waiting = undefined;
+      return;
+    }
+    if (finals.length < waiting.count) return;
+    const { count, resolve } = waiting;
+    waiting = undefined;
+    resolve(finals.splice(0, count));
+  };
+  const onData = (chunk: Buffer): void => {
+    const lines = (buffered + chunk.toString('latin1')).split('\r\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line[3] === '-') continue;
+      if (!/^[23]/.test(line)) failed ??= new Error(`the server answered ${line}`);
+      finals.push(line);
+    }
+    settle();
+  };
+  const onError = (error: Error): void => {
+    failed ??= error;
+    settle();
+  };
+  socket.on('data', onData);
+  socket.on('error', onError);
+  return {
+    replies(count: number): Promise<string[]> {
+      return new Promise((resolve, reject) => {
+        waiting = { count, resolve, reject };
+        settle();
+      });
+    },
+    detach(): void {
+      socket.off('data', onData);
+      socket.off('error', onError);
+    },
+  };
 }
 
-/** One connection: takes messages from `next()` until none is left. */
-function runConnection(smtpUrl: string, next: () => RawMessage | undefined): Promise<void> {
-  const { hostname, port } = new URL(smtpUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    socket.setNoDelay(true);
-    let buffered = '';
-    // Replies still expected before the next step, and what that step is.
-    let expected = 1; // the greeting
-    let step: 'greeting' | 'ehlo' | 'envelope' | 'data' = 'greeting';
-    let current: RawMessage | undefined;
-    socket.on('error', reject);
-    socket.on('data', (chunk) => {
-      const { finals, rest } = countFinalReplies(buffered + chunk.toString('latin1'));
-      buffered = rest;
-      for (const reply of finals) {
-        const code = reply.slice(0, 3);
-        if (!/^[23]/.test(code)) {
-          socket.destroy();
-          reject(new Error(`sink answered ${reply}`));
-          return;
-        }
-        expected -= 1;
-        if (expected > 0) continue;
-        switch (step) {
-          case 'greeting':
-            step = 'ehlo';
-            expected = 1;
-            socket.write('EHLO bench\r\n');
-            break;
-          case 'ehlo':
-          case 'data': {
-            const following = next();
-            if (step === 'data' && !following) {
-              socket.end('QUIT\r\n');
-              resolve();
-              return;
-            }
-            if (!following) {
-              socket.end('QUIT\r\n');
-              resolve();
-              return;
-            }
-            current = following;
-            step = 'envelope';
-            expected = 3; // MAIL, RCPT, DATA (354)
-            socket.write(envelopeOf(following));
-            break;
-          }
-          case 'envelope': {
-            const message = current as RawMessage;
-            const following = next();
-            if (following) {
-              // The data, then the next envelope, in one write: 250 for the data, then 3 more.
-              current = following;
-              expected = 4;
-              socket.write(Buffer.concat([message.data, Buffer.from(envelopeOf(following))]));
-            } else {
-              step = 'data';
-              expected = 1;
-              socket.write(message.data);
-            }
-            break;
-          }
-        }
-      }
+/** Where to connect, and for submission the TLS and the login to use. */
+export interface SmtpTarget {
+  host: string;
+  port: number;
+  /** STARTTLS, the server's certificate checked against `ca` (issued for localhost). */
+  starttls?: { ca: string };
+  /** AUTH PLAIN, after STARTTLS. */
+  auth?: { user: string; pass: string };
+}
+
+async function runConnection(
+  { host, port, starttls, auth }: SmtpTarget,
+  next: () => RawMessage | undefined,
+): Promise<void> {
+  const plain = net.connect(port, host);
+  plain.setNoDelay(true);
+  let socket: net.Socket = plain;
+  let reader = replyReader(plain);
+  await reader.replies(1);
+  plain.write('EHLO bench\r\n');
+  await reader.replies(1);
+  if (starttls) {
+    plain.write('STARTTLS\r\n');
+    await reader.replies(1);
+    reader.detach();
+    const secure = tls.connect({ socket: plain, ca: starttls.ca, servername: 'localhost' });
+    await new Promise<void>((resolve, reject) => {
+      secure.once('secureConnect', resolve);
+      secure.once('error', reject);
     });
-  });
+    socket = secure;
+    reader = replyReader(secure);
+    secure.write('EHLO bench\r\n');
+    await reader.replies(1);
+  }
+  if (auth) {
+    socket.write(
+      `AUTH PLAIN ${Buffer.from(`\0${auth.user}\0${auth.pass}`).toString('base64')}\r\n`,
+    );
+    await reader.replies(1);
+  }
+  const envelopeOf = (m: RawMessage): string =>
+    `MAIL FROM:<${m.from}>\r\nRCPT TO:<${m.to}>\r\nDATA\r\n`;
+  let current = next();
+  if (current) {
+    socket.write(envelopeOf(current));
+    await reader.replies(3);
+  }
+  while (current) {
+    const following = next();
+    // The data (250), then the next message's MAIL, RCPT and DATA (354) in the same write.
+    socket.write(
+      following ? Buffer.concat([current.data, Buffer.from(envelopeOf(following))]) : current.data,
+    );
+    await reader.replies(following ? 4 : 1);
+    current = following;
+  }
+  socket.end('QUIT\r\n');
 }
 
 /** Writes `messages` over `connections` connections, each taking the next unsent message. */
-export async function sendRawOverConnections(
-  smtpUrl: string,
-  messages: RawMessage[],
-  connections: number,
-): Promise<void> {
+export async function sendRawOverConnections({
+  messages,
+  connections,
+  ...target
+}: SmtpTarget & { messages: RawMessage[]; connections: number }): Promise<void> {
   let index = 0;
   const next = (): RawMessage | undefined => messages[index++];
-  await Promise.all(Array.from({ length: connections }, () => runConnection(smtpUrl, next)));
+  await Promise.all(Array.from({ length: connections }, () => runConnection(target, next)));
 }
