@@ -2,7 +2,35 @@ import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { projectWithKey, signUpInBrowser, uniqueEmail, verifiedDomain } from './journeys.js';
 
-/** Where a handle is once the canvas has stopped moving (it lays out and fits after a change). */
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Node boxes on the page, by label. */
+async function nodeBoxes(page: Page): Promise<{ label: string; box: Box }[]> {
+  return page.locator('.react-flow__node').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const { x, y, width, height } = n.getBoundingClientRect();
+      return {
+        label: n.firstElementChild?.getAttribute('aria-label') ?? n.id,
+        box: { x, y, width, height },
+      };
+    }),
+  );
+}
+
+/** Whether every node lies inside the canvas (the canvas fits the graph after each change). */
+async function graphInView(page: Page): Promise<boolean> {
+  const canvas = await page.getByRole('region', { name: 'Workflow graph' }).boundingBox();
+  if (!canvas) return false;
+  return (await nodeBoxes(page)).every(
+    ({ box: b }) =>
+      b.x >= canvas.x &&
+      b.y >= canvas.y &&
+      b.x + b.width <= canvas.x + canvas.width &&
+      b.y + b.height <= canvas.y + canvas.height,
+  );
+}
+
+/** Where a handle is once it has stopped moving (the canvas fits again 50 ms after a change). */
 async function settledBox(page: Page, handle: Locator) {
   let last = '';
   for (;;) {
@@ -15,13 +43,33 @@ async function settledBox(page: Page, handle: Locator) {
   }
 }
 
-/** Drags from one handle to another with the mouse, in small moves, as a person would. */
+/** Pairs of nodes drawn over each other, by their labels. */
+async function overlappingNodes(page: Page): Promise<string[]> {
+  const boxes = await nodeBoxes(page);
+  const meet = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  return boxes.flatMap((a, i) =>
+    boxes
+      .slice(i + 1)
+      .filter((b) => meet(a.box, b.box))
+      .map((b) => `${a.label} / ${b.label}`),
+  );
+}
+
+/**
+ * Drags from one handle to another with the mouse, in small moves, as a person would, once the
+ * whole graph is in view (before the fit, a handle may lie past the canvas's edge, where a held
+ * connection pans the canvas). `hover` waits as a person's eye does: until the handle stops
+ * moving and nothing covers it (a toast over the canvas), at the start and at the drop.
+ */
 async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
-  const a = await settledBox(page, from);
+  await expect.poll(() => graphInView(page)).toBe(true);
+  await settledBox(page, from);
   const b = await settledBox(page, to);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await from.hover();
   await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 - 24, { steps: 12 });
+  await to.hover();
   await page.mouse.up();
 }
 
@@ -155,6 +203,8 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
     'no transition for its "timeout" branch',
   );
   await snap('editor-problem');
+  // The step listing its problem is taller than the others, and the layout makes room for it.
+  expect(await overlappingNodes(page)).toEqual([]);
   await link(page, 'timeout branch of Wait for event', 'Condition', 5);
   await expect(page.getByTestId('workflow-problems')).toHaveCount(0);
 

@@ -31,12 +31,16 @@ export function entryStepIds(steps: Step[], transitions: Transition[]): string[]
  * The workflow as React Flow nodes and edges: the trigger, a node per step, an edge per
  * transition (its branch as the source handle and label), dashed edges from the trigger to the
  * entry steps. Laid out top to bottom by dagre; a step the user placed keeps its position.
+ * `heights`: the steps' heights as drawn, where known (a step listing its problems or its counts
+ * is taller than NODE_HEIGHT, and the next rank must start below it).
  */
 export function toFlow(
   trigger: string,
   steps: Step[],
   transitions: Transition[],
+  heights: ReadonlyMap<string, number> = new Map(),
 ): { nodes: GraphNode[]; edges: Edge[] } {
+  const heightOf = (id: string) => Math.max(heights.get(id) ?? 0, NODE_HEIGHT);
   const entries = entryStepIds(steps, transitions);
   const edges: Edge[] = [
     ...entries.map((id) => ({
@@ -57,7 +61,7 @@ export function toFlow(
   graph.setGraph({ rankdir: 'TB', nodesep: 48, ranksep: 64 });
   graph.setDefaultEdgeLabel(() => ({}));
   graph.setNode(TRIGGER_ID, { width: NODE_WIDTH, height: 56 });
-  for (const s of steps) graph.setNode(s.id, { width: NODE_WIDTH, height: NODE_HEIGHT });
+  for (const s of steps) graph.setNode(s.id, { width: NODE_WIDTH, height: heightOf(s.id) });
   for (const e of edges) graph.setEdge(e.source, e.target);
   dagre.layout(graph);
   const at = (id: string, height: number) => {
@@ -75,7 +79,7 @@ export function toFlow(
     ...steps.map((step): StepNode => ({
       id: step.id,
       type: 'step',
-      position: step.position ?? at(step.id, NODE_HEIGHT),
+      position: step.position ?? at(step.id, heightOf(step.id)),
       data: { step, handles: handlesInTargetOrder(step, transitions, (id) => graph.node(id).x) },
     })),
   ];

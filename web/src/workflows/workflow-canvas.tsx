@@ -2,6 +2,7 @@ import {
   Background,
   Controls,
   ReactFlow,
+  ReactFlowProvider,
   useEdgesState,
   useNodesState,
   useReactFlow,
@@ -15,25 +16,7 @@ import { toFlow, TRIGGER_ID, type GraphNode } from './graph-layout';
 import { CanvasContext, NODE_TYPES, type CanvasInfo } from './step-node';
 import type { Step, Transition } from './workflow-queries';
 
-/**
- * The workflow's graph on a React Flow canvas, laid out by dagre. Editable: connect handles to
- * add a transition, Delete/Backspace to remove the selection, drag to place a step. Read-only:
- * the same graph for an execution's path.
- */
-export function WorkflowCanvas({
-  trigger,
-  steps,
-  transitions,
-  info,
-  editable,
-  selectedId,
-  onSelect,
-  onConnect,
-  onDeleteSteps,
-  onDeleteTransitions,
-  onMoveStep,
-  label,
-}: {
+type CanvasProps = {
   trigger: string;
   steps: Step[];
   transitions: Transition[];
@@ -46,12 +29,54 @@ export function WorkflowCanvas({
   onDeleteTransitions?: (ids: string[]) => void;
   onMoveStep?: (id: string, position: { x: number; y: number }) => void;
   label: string;
-}) {
-  const flow = useMemo(() => toFlow(trigger, steps, transitions), [trigger, steps, transitions]);
+};
+
+/**
+ * The workflow's graph on a React Flow canvas, laid out by dagre. Editable: connect handles to
+ * add a transition, Delete/Backspace to remove the selection, drag to place a step. Read-only:
+ * the same graph for an execution's path.
+ */
+export function WorkflowCanvas(props: CanvasProps) {
+  // The provider outside the canvas lets the layout read the heights React Flow measured.
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas({
+  trigger,
+  steps,
+  transitions,
+  info,
+  editable,
+  selectedId,
+  onSelect,
+  onConnect,
+  onDeleteSteps,
+  onDeleteTransitions,
+  onMoveStep,
+  label,
+}: CanvasProps) {
+  const heights = useDrawnHeights();
+  const flow = useMemo(
+    () => toFlow(trigger, steps, transitions, heights),
+    [trigger, steps, transitions, heights],
+  );
   const [nodes, setNodes, onNodesChange] = useNodesState<GraphNode>(flow.nodes);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(flow.edges);
   useEffect(() => {
-    setNodes(flow.nodes.map((n) => ({ ...n, selected: n.id === selectedId })));
+    // A node keeps its measured size (React Flow measures it again when its content changes): a
+    // node without one is measured anew, and the layout would see its height come and go.
+    setNodes((drawn) => {
+      const measured = new Map(drawn.map((n) => [n.id, n.measured]));
+      return flow.nodes.map((n) => ({
+        ...n,
+        measured: measured.get(n.id),
+        selected: n.id === selectedId,
+      }));
+    });
     setEdges(
       flow.edges.map((e) =>
         info.taken?.has(e.source === TRIGGER_ID ? `trigger->${e.target}` : e.id)
@@ -102,7 +127,9 @@ export function WorkflowCanvas({
           minZoom={0.2}
           proOptions={{ hideAttribution: true }}
         >
-          <KeepGraphInView count={`${steps.length}:${transitions.length}`} />
+          <KeepGraphInView
+            count={`${steps.length}:${transitions.length}:${[...heights.values()].join(',')}`}
+          />
           <Background gap={20} />
           <Controls showInteractive={false} />
         </ReactFlow>
@@ -112,7 +139,34 @@ export function WorkflowCanvas({
 }
 
 /**
- * Fits the whole graph in view again when a step is added or removed (fitView is initial only),
+ * The nodes' heights as React Flow measured them, rounded, as a map that changes only when a
+ * height does (a string key keeps the store's every update from laying the graph out again).
+ */
+function useDrawnHeights(): ReadonlyMap<string, number> {
+  const key = useStore((s) =>
+    [...s.nodeLookup.values()]
+      .filter((n) => n.measured.height !== undefined)
+      .map((n) => `${n.id}=${Math.round(n.measured.height ?? 0)}`)
+      .join(','),
+  );
+  return useMemo(
+    () =>
+      new Map(
+        key
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => {
+            const [id = '', height = '0'] = pair.split('=');
+            return [id, Number(height)] as const;
+          }),
+      ),
+    [key],
+  );
+}
+
+/**
+ * Fits the whole graph in view again when a step or link is added or removed or a step's height
+ * changes (fitView is initial only),
  * and when the canvas changes size (a window resized, a phone turned), so no step is left
  * outside it.
  */
