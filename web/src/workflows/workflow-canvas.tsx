@@ -131,7 +131,8 @@ function Canvas({
             count={`${steps.length}:${transitions.length}:${[...heights.values()].join(',')}`}
           />
           <Background gap={20} />
-          <Controls showInteractive={false} />
+          {/* Top left: a graph starts from one trigger, centred, so that corner stays empty. */}
+          <Controls showInteractive={false} position="top-left" />
         </ReactFlow>
       </div>
     </CanvasContext.Provider>
