@@ -5,8 +5,10 @@ import {
   SERVER_ENTRIES,
   type ServerEntry,
 } from '../../runtime/entry-points.js';
+import { PROJECT_ROOT } from '../../runtime/project-root.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The project's folder, as the code under test finds it. */
+export const ROOT = PROJECT_ROOT;
 
 /**
  * The command of an entry point: `runtime/api.ts`, `runtime/worker.ts` and `runtime/start.ts` run
