@@ -115,8 +115,9 @@ test('compose a campaign to a segment from a template, schedule it, watch it sen
     (m) => m.to.includes(tester) && m.parsed.subject === `[TEST] Spring news ${tag}`,
   );
 
-  // Schedule 30 s ahead in the browser's zone; the dialog shows it in UTC too.
-  const at = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000);
+  // Schedule a minute ahead in the browser's zone (room for the dialog and its axe check on a
+  // loaded machine); the dialog shows it in UTC too.
+  const at = new Date(Math.ceil((Date.now() + 60_000) / 1000) * 1000);
   await page.getByRole('button', { name: 'Schedule' }).click();
   const schedule = page.getByRole('dialog', { name: 'Schedule the send' });
   await schedule.getByLabel(/^Send at/).fill(await localTime(page, at));
@@ -133,10 +134,11 @@ test('compose a campaign to a segment from a template, schedule it, watch it sen
     at.toISOString(),
   );
   await snap('scheduled');
-  await expect(page.getByTestId('campaign-status')).toHaveText('sent', { timeout: 90_000 });
+  await expect(page.getByTestId('campaign-status')).toHaveText('sent', { timeout: 120_000 });
+  // The recorder samples every 50 ms: wait for it to have seen what the page now shows.
+  await expect.poll(async () => (await statuses()).at(-1)).toBe('sent');
   const seen = await statuses();
   expect(seen[0]).toBe('scheduled');
-  expect(seen.at(-1)).toBe('sent');
   expect(['scheduled', 'sending', 'sent']).toEqual(expect.arrayContaining(seen));
   await expect(page.getByTestId('stat-skipped')).toHaveText('1');
   const received = () =>

@@ -87,6 +87,7 @@ test('bulk unsubscribe and delete with progress, then a field: values, usage, de
   checkA11y,
   snap,
 }) => {
+  test.setTimeout(180_000);
   const { email, sk, ids } = await seed(stack);
   const toasts = page.getByRole('region', { name: /Notifications/ });
   const progress = page.getByRole('region', { name: 'Bulk job' });

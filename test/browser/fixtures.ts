@@ -49,6 +49,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   checkA11y: async ({ page }, use) => {
     await use(async (target = page) => {
+      // Colours half-way through a transition (a theme just switched) are neither theme's:
+      // let the running transitions end (not animations: a spinner never does).
+      await target.evaluate(
+        'Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined)))',
+      );
       // Legacy mode without frames: axe would wait forever on the sandboxed preview frames.
       const results = await new AxeBuilder({ page: target })
         .setLegacyMode(true)

@@ -124,7 +124,9 @@ test('verify a domain, write a template with a live preview, send a test; hostil
   const refused =
     /sandbox|Blocked script execution|Content Security Policy|Failed to load resource/i;
   expect(consoleErrors.filter((e) => !refused.test(e))).toEqual([]);
-  expect(consoleErrors.some((e) => /Content Security Policy|sandbox/i.test(e))).toBe(true);
+  await expect
+    .poll(() => consoleErrors.some((e) => /Content Security Policy|sandbox/i.test(e)))
+    .toBe(true);
   expect(pageErrors).toEqual([]);
   await snap('hostile-preview');
 });

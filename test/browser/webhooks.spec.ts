@@ -112,8 +112,8 @@ test('webhook endpoints: add with the secret shown once, retry a failed delivery
   const paid = log.getByRole('row').filter({ hasText: 'order.paid' });
   await expect(async () => {
     await page.reload();
-    await expect(paid.getByTestId('delivery-status')).toHaveText('Failed', { timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+    await expect(paid.getByTestId('delivery-status')).toHaveText('Failed', { timeout: 5_000 });
+  }).toPass({ timeout: 45_000 });
   await expect(paid).toContainText('503');
   await expect(page.getByTestId('endpoint-state')).toHaveText('Failing');
   await paid.getByText('Details').click();

@@ -35,7 +35,7 @@ async function settledBox(page: Page, handle: Locator) {
   let last = '';
   for (;;) {
     const box = await handle.boundingBox();
-    if (!box) throw new Error('a handle is not on the canvas');
+    if (!box) throw new Error('an element is not on the canvas');
     const now = JSON.stringify(box);
     if (now === last) return box;
     last = now;
@@ -204,7 +204,7 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
   );
   await snap('editor-problem');
   // The step listing its problem is taller than the others, and the layout makes room for it.
-  expect(await overlappingNodes(page)).toEqual([]);
+  await expect.poll(() => overlappingNodes(page)).toEqual([]);
   await link(page, 'timeout branch of Wait for event', 'Condition', 5);
   await expect(page.getByTestId('workflow-problems')).toHaveCount(0);
 
@@ -217,7 +217,11 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
       }
     ).transitions;
   const yes = (await links()).find((t) => t.branch === 'yes');
-  await page.getByTestId(`rf__edge-${yes?.id}`).click();
+  // Linking the timeout branch shortened the wait's node: click once the refit is over.
+  const yesEdge = page.getByTestId(`rf__edge-${yes?.id}`);
+  await expect.poll(() => graphInView(page)).toBe(true);
+  await settledBox(page, yesEdge);
+  await yesEdge.click();
   await page.getByLabel('Insert a step here').selectOption({ label: 'Add tag' });
   await page.getByRole('button', { name: 'Insert', exact: true }).click();
   const tag = page.getByRole('form', { name: 'New Add tag step' });
@@ -239,8 +243,9 @@ test('draw a workflow with the mouse, enable it, and follow each execution throu
     expect(res.status(), await res.text()).toBe(200);
   }
   await expect
-    .poll(async () =>
-      (await executionsOf(request, headers, workflowId)).map((x) => x.status).sort(),
+    .poll(
+      async () => (await executionsOf(request, headers, workflowId)).map((x) => x.status).sort(),
+      { timeout: 40_000 },
     )
     .toEqual(['WAITING', 'WAITING']);
   const tracked = await request.post('/v1/track', {

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Link, useLocation } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, unwrap } from '../api/client';
@@ -84,9 +84,16 @@ export function BouncePolicyCard({ projectId, canEdit }: { projectId: string; ca
       ),
   });
   const errors = form.formState.errors;
+  // Opened at #bounce-policy (the suppression list links here): the router scrolled to the card
+  // while it was loading; once its form is drawn, bring the whole of it into view.
+  const hash = useLocation({ select: (location) => location.hash });
+  const anchor = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash === 'bounce-policy' && policy.isSuccess) anchor.current?.scrollIntoView();
+  }, [hash, policy.isSuccess]);
 
   return (
-    <div id="bounce-policy" className="scroll-mt-6">
+    <div id="bounce-policy" ref={anchor} className="scroll-mt-6">
       <Card title="Bounce policy">
         <p className="mb-4 text-sm text-muted">
           What puts an address on the{' '}
