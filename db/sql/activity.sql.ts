@@ -80,6 +80,22 @@ export async function countActivity(sql: Sql, filter: ActivityFilter): Promise<n
   return row?.n ?? 0;
 }
 
+/**
+ * How many events of `names` (each `email.*`) the project has, from the counts kept per project
+ * and name by triggers on events: a sum of at most 16 rows a name, not a count of the events.
+ */
+export async function countEmailEvents(
+  sql: Sql,
+  { projectId, names }: { projectId: string; names: `email.${string}`[] },
+): Promise<number> {
+  const [row] = await sql.query<{ n: string }>(
+    `SELECT coalesce(sum(count), 0)::text AS n FROM project_email_event_counts
+      WHERE project_id = $1 AND name = ANY($2::text[])`,
+    [projectId, names],
+  );
+  return Number(row?.n ?? 0);
+}
+
 /** Counts per event name of `names` in [from, to). */
 export async function countByName(
   sql: Sql,

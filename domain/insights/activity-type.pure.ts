@@ -12,7 +12,8 @@ export const ACTIVITY_TYPES = [
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-export const ACTIVITY_EVENT: Record<ActivityType, string> = {
+/** `email.*`: the names whose counts per project are kept (project_email_event_counts). */
+export const ACTIVITY_EVENT: Record<ActivityType, `email.${string}`> = {
   sent: 'email.sent',
   delivered: 'email.delivered',
   opened: 'email.opened',
@@ -22,7 +23,7 @@ export const ACTIVITY_EVENT: Record<ActivityType, string> = {
   inbound: 'email.received',
 };
 
-const TYPE_OF_EVENT = new Map(
+const TYPE_OF_EVENT = new Map<string, ActivityType>(
   Object.entries(ACTIVITY_EVENT).map(([type, event]) => [event, type as ActivityType]),
 );
 

@@ -1,10 +1,12 @@
 import {
   countActivity,
   countByName,
+  countEmailEvents,
   listActivityRows,
   listScheduledCampaigns,
   listWaitingExecutions,
   namesPresent,
+  type ActivityFilter,
   type ActivityRow,
 } from '../../db/sql/activity.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
@@ -44,8 +46,19 @@ function toItem(row: ActivityRow): ActivityItem {
   };
 }
 
-const eventNames = (types: readonly ActivityType[]): string[] =>
+const eventNames = (types: readonly ActivityType[]): `email.${string}`[] =>
   types.map((t) => ACTIVITY_EVENT[t]);
+
+/** The feed's total: kept per type for the whole feed, counted when a filter narrows it. */
+function countFeed(
+  sql: Sql,
+  filter: ActivityFilter & { names: `email.${string}`[] },
+): Promise<number> {
+  const { projectId, names, from, to, contactId, campaignId } = filter;
+  return from || to || contactId || campaignId
+    ? countActivity(sql, filter)
+    : countEmailEvents(sql, { projectId, names });
+}
 
 /** The feed: one cursor list across sends, deliveries, opens, clicks, bounces, complaints, inbound. */
 export async function listActivity({
@@ -77,7 +90,7 @@ export async function listActivity({
       beforeId: cursor ? decodeCursor(cursor).id : undefined,
       limit: limit + 1,
     }),
-    cursor ? undefined : countActivity(sql, filter),
+    cursor ? undefined : countFeed(sql, filter),
   ]);
   return cursorPage({
     rows: rows.map(toItem),

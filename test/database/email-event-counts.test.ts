@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { countEmailEvents } from '../../db/sql/activity.sql.js';
+import { insertEvent } from '../../db/sql/events.sql.js';
+import { createSql, type Sql } from '../../db/sql/sql.js';
+
+// The activity feed's total reads project_email_event_counts (per project, email event name and
+// connection shard), kept by triggers on events. Whatever statement writes or deletes events,
+// from however many connections, the sums equal what the events say.
+
+let pool: pg.Pool;
+let sql: Sql;
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 6 });
+  sql = createSql(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+});
+
+/** The project's kept counts by name, and the same counted from its events. */
+async function keptAndCounted(
+  projectId: string,
+): Promise<{ kept: Record<string, number>; counted: Record<string, number> }> {
+  const kept = await sql.query<{ name: string; n: number }>(
+    `SELECT name, sum(count)::int AS n FROM project_email_event_counts WHERE project_id = $1
+      GROUP BY name HAVING sum(count) <> 0 ORDER BY name`,
+    [projectId],
+  );
+  const counted = await sql.query<{ name: string; n: number }>(
+    `SELECT name, count(*)::int AS n FROM events WHERE project_id = $1 AND name LIKE 'email.%'
+      GROUP BY name ORDER BY name`,
+    [projectId],
+  );
+  const byName = (rows: { name: string; n: number }[]) =>
+    Object.fromEntries(rows.map((r) => [r.name, r.n]));
+  return { kept: byName(kept), counted: byName(counted) };
+}
+
+async function seedProject(contacts: number): Promise<{ projectId: string; ids: string[] }> {
+  const projectId = randomUUID();
+  const ids = Array.from({ length: contacts }, () => randomUUID());
+  await sql.query(
+    `INSERT INTO projects (id, name, public_key, secret_key_hash, secret_key_hint, settings, created_at, updated_at)
+     VALUES ($1, 'counts', $2, $3, 'abcd', '{}', now(), now())`,
+    [projectId, `pk_${randomUUID()}`, randomUUID()],
+  );
+  await sql.query(
+    `INSERT INTO contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
+     SELECT id, $1, id || '@example.com', true, '{}', now(), now(), now() FROM unnest($2::uuid[]) AS id`,
+    [projectId, ids],
+  );
+  return { projectId, ids };
+}
+
+const insertMany = (projectId: string, rows: { contactId: string | null; name: string }[]) =>
+  sql.query(
+    `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+     SELECT uuid_generate_v7(), $1, contact_id, name, '{}', now()
+       FROM unnest($2::uuid[], $3::text[]) AS t(contact_id, name)`,
+    [projectId, rows.map((r) => r.contactId), rows.map((r) => r.name)],
+  );
+
+describe('project_email_event_counts', () => {
+  it('equals the email events after inserts from many connections, COPY, deletes and changes', async () => {
+    const { projectId, ids } = await seedProject(3);
+    const [a, b, c] = ids as [string, string, string];
+    try {
+      await insertMany(projectId, [
+        { contactId: a, name: 'email.sent' },
+        { contactId: b, name: 'email.sent' },
+        { contactId: a, name: 'email.opened' },
+        { contactId: a, name: 'purchase' },
+        { contactId: null, name: 'billing.limit_warning' },
+      ]);
+      // Twenty statements at once over six connections: several shards of one name.
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          insertEvent(sql, {
+            projectId,
+            contactId: ids[i % 3] as string,
+            name: i % 2 ? 'email.clicked' : 'email.sent',
+            data: {},
+          }),
+        ),
+      );
+      const copied = await sql.copyFrom(
+        'COPY events (id, project_id, contact_id, name, data, created_at) FROM STDIN (FORMAT csv)',
+        (async function* () {
+          for (const contact of [c, c, b]) {
+            yield `${randomUUID()},${projectId},${contact},email.bounced,{},${new Date().toISOString()}\n`;
+          }
+        })(),
+      );
+      expect(copied).toBe(3);
+      let state = await keptAndCounted(projectId);
+      expect(state.kept).toEqual({
+        'email.bounced': 3,
+        'email.clicked': 10,
+        'email.opened': 1,
+        'email.sent': 12,
+      });
+      expect(state.kept).toEqual(state.counted);
+      const shards = await sql.query<{ n: number }>(
+        `SELECT count(DISTINCT shard)::int AS n FROM project_email_event_counts WHERE project_id = $1`,
+        [projectId],
+      );
+      expect(shards[0]?.n).toBeGreaterThan(1);
+      expect(
+        await countEmailEvents(sql, { projectId, names: ['email.sent', 'email.bounced'] }),
+      ).toBe(15);
+
+      // Deletes: some events, then a contact and (by cascade) its events.
+      await sql.query(
+        `DELETE FROM events WHERE project_id = $1 AND name = 'email.sent' AND contact_id = $2`,
+        [projectId, b],
+      );
+      await sql.query('DELETE FROM contacts WHERE id = $1', [c]);
+      state = await keptAndCounted(projectId);
+      expect(state.kept).toEqual(state.counted);
+      expect(state.kept['email.bounced']).toBe(1);
+
+      // An event renamed moves from one count to the other; a custom name is not counted.
+      await sql.query(
+        `UPDATE events SET name = 'email.complained'
+          WHERE id = (SELECT id FROM events WHERE project_id = $1 AND name = 'email.opened')`,
+        [projectId],
+      );
+      state = await keptAndCounted(projectId);
+      expect(state.kept['email.opened']).toBeUndefined();
+      expect(state.kept['email.complained']).toBe(1);
+      expect(state.kept).toEqual(state.counted);
+    } finally {
+      await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    }
+    // A deleted project's counts go with it, and its cascaded events write none back.
+    const left = await sql.query(`SELECT 1 FROM project_email_event_counts WHERE project_id = $1`, [
+      projectId,
+    ]);
+    expect(left).toEqual([]);
+  });
+
+  it('keeps projects apart', async () => {
+    const one = await seedProject(1);
+    const two = await seedProject(1);
+    try {
+      await insertMany(one.projectId, [{ contactId: one.ids[0]!, name: 'email.sent' }]);
+      expect(await countEmailEvents(sql, { projectId: one.projectId, names: ['email.sent'] })).toBe(
+        1,
+      );
+      expect(await countEmailEvents(sql, { projectId: two.projectId, names: ['email.sent'] })).toBe(
+        0,
+      );
+    } finally {
+      await sql.query('DELETE FROM projects WHERE id = ANY($1::uuid[])', [
+        [one.projectId, two.projectId],
+      ]);
+    }
+  });
+});
