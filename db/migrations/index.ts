@@ -27,7 +27,7 @@ import { Migration20261207110000_contact_event_summary } from './Migration202612
 import { Migration20261207140000_emails_message_id } from './Migration20261207140000_emails_message_id.js';
 import { Migration20261208100000_campaign_recipients_cascade } from './Migration20261208100000_campaign_recipients_cascade.js';
 import { Migration20261209100000_webhook_deliveries_project_index } from './Migration20261209100000_webhook_deliveries_project_index.js';
-import { Migration20261210100000_project_email_event_counts } from './Migration20261210100000_project_email_event_counts.js';
+import { Migration20261210100000_email_event_counts } from './Migration20261210100000_email_event_counts.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -92,7 +92,7 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261209100000_webhook_deliveries_project_index,
   },
   {
-    name: 'Migration20261210100000_project_email_event_counts',
-    class: Migration20261210100000_project_email_event_counts,
+    name: 'Migration20261210100000_email_event_counts',
+    class: Migration20261210100000_email_event_counts,
   },
 ];

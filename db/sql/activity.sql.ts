@@ -1,4 +1,6 @@
+import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 import { timeUnitSecondsSql } from '../../domain/shared/time-unit.pure.js';
+import { wholeHours, windowHoursCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
 
 export interface ActivityRow {
@@ -86,7 +88,7 @@ export async function countActivity(sql: Sql, filter: ActivityFilter): Promise<n
  */
 export async function countEmailEvents(
   sql: Sql,
-  { projectId, names }: { projectId: string; names: `email.${string}`[] },
+  { projectId, names }: { projectId: string; names: EmailEventName[] },
 ): Promise<number> {
   const [row] = await sql.query<{ n: string }>(
     `SELECT coalesce(sum(count), 0)::text AS n FROM project_email_event_counts
@@ -96,16 +98,21 @@ export async function countEmailEvents(
   return Number(row?.n ?? 0);
 }
 
-/** Counts per event name of `names` in [from, to). */
+/** Counts per event name of `names` (each `email.*`) in [from, to). */
 export async function countByName(
   sql: Sql,
-  { projectId, names, from, to }: { projectId: string; names: string[]; from: Date; to: Date },
+  {
+    projectId,
+    names,
+    from,
+    to,
+  }: { projectId: string; names: EmailEventName[]; from: Date; to: Date },
 ): Promise<Record<string, number>> {
+  const { lo, hi } = wholeHours({ from, to });
   const rows = await sql.query<{ name: string; n: number }>(
-    `SELECT name, count(*)::int AS n FROM events
-      WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
-      GROUP BY name`,
-    [projectId, names, from, to],
+    `WITH ${windowHoursCte({ lo: '$5', hi: '$6' })}
+     SELECT name, sum(n)::int AS n FROM window_hours GROUP BY name`,
+    [projectId, names, from, to, lo, hi],
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }

@@ -1,22 +1,19 @@
 import { SERVICE_EVENT_NAME_PATTERN } from '../../domain/events/event-names.pure.js';
-import {
-  GRANULARITY_UNIT,
-  type CampaignMetric,
-  type Granularity,
+import type {
+  CampaignMetric,
+  EmailEventName,
+  Granularity,
 } from '../../domain/insights/activity-type.pure.js';
-import { timeUnitMs } from '../../domain/shared/time-unit.pure.js';
 import { CAMPAIGN_EMAIL_FIGURES, type CampaignEmailFigureCounts } from './campaigns.sql.js';
 import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
+import { wholeHours, windowHoursCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
 
-/** Up to this many bucket-and-name counts, each is its own index range count. */
-const RANGE_COUNTS_MAX = 2_500;
-
 /**
- * Counts per bucket and event name of `names` in [from, to), every bucket of the window present,
- * buckets cut in UTC whatever the session's time zone. A window of few buckets counts each
- * bucket and name with an index-only range count on (project_id, name, created_at); a long one
- * (hours over months) groups the window's rows once instead.
+ * Counts per bucket and event name of `names` (each `email.*`) in [from, to), every bucket of the
+ * window present, buckets cut in UTC whatever the session's time zone. Buckets are whole UTC
+ * hours, so each sums the window's hours (windowHoursCte: kept counts, the partial first and
+ * last hours counted from the events).
  */
 export async function eventTimeseries(
   sql: Sql,
@@ -26,37 +23,30 @@ export async function eventTimeseries(
     from,
     to,
     granularity,
-  }: { projectId: string; names: string[]; from: Date; to: Date; granularity: Granularity },
+  }: {
+    projectId: string;
+    names: EmailEventName[];
+    from: Date;
+    to: Date;
+    granularity: Granularity;
+  },
 ): Promise<{ bucket: Date; counts: Record<string, number> }[]> {
-  const buckets = `buckets AS (
+  const { lo, hi } = wholeHours({ from, to });
+  return sql.query(
+    `WITH buckets AS (
        SELECT generate_series(date_trunc($5, $3::timestamptz AT TIME ZONE 'UTC'),
                               ($4::timestamptz AT TIME ZONE 'UTC') - interval '1 microsecond',
-                              ('1 ' || $5)::interval) AS bucket)`;
-  const rangeCounts =
-    ((to.getTime() - from.getTime()) / timeUnitMs(GRANULARITY_UNIT[granularity]) + 1) *
-      names.length <=
-    RANGE_COUNTS_MAX;
-  const text = rangeCounts
-    ? `WITH ${buckets}
-       SELECT b.bucket AT TIME ZONE 'UTC' AS bucket, jsonb_object_agg(n.name, c.n) AS counts
-         FROM buckets b CROSS JOIN unnest($2::text[]) AS n(name)
-         CROSS JOIN LATERAL (
-           SELECT count(*)::int AS n FROM events e
-            WHERE e.project_id = $1 AND e.name = n.name
-              AND e.created_at >= greatest(b.bucket AT TIME ZONE 'UTC', $3)
-              AND e.created_at < least((b.bucket + ('1 ' || $5)::interval) AT TIME ZONE 'UTC', $4)) c
-        GROUP BY b.bucket ORDER BY b.bucket`
-    : `WITH ${buckets},
-       counts AS (
-         SELECT date_trunc($5, created_at AT TIME ZONE 'UTC') AS bucket, name, count(*)::int AS n
-           FROM events
-          WHERE project_id = $1 AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4
-          GROUP BY 1, 2)
-       SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
-              coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
-         FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
-        GROUP BY b.bucket ORDER BY b.bucket`;
-  return sql.query(text, [projectId, names, from, to, granularity]);
+                              ('1 ' || $5)::interval) AS bucket),
+     ${windowHoursCte({ lo: '$6', hi: '$7' })},
+     counts AS (
+       SELECT date_trunc($5, hour AT TIME ZONE 'UTC') AS bucket, name, sum(n)::int AS n
+         FROM window_hours GROUP BY 1, 2)
+     SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
+            coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
+       FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
+      GROUP BY b.bucket ORDER BY b.bucket`,
+    [projectId, names, from, to, granularity, lo, hi],
+  );
 }
 
 export interface CampaignFiguresRow extends CampaignEmailFigureCounts {

@@ -12,8 +12,10 @@ export const ACTIVITY_TYPES = [
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** `email.*`: the names whose counts per project are kept (project_email_event_counts). */
-export const ACTIVITY_EVENT: Record<ActivityType, `email.${string}`> = {
+/** An email event's name: the names whose counts per project are kept (email_event_counts). */
+export type EmailEventName = `email.${string}`;
+
+export const ACTIVITY_EVENT: Record<ActivityType, EmailEventName> = {
   sent: 'email.sent',
   delivered: 'email.delivered',
   opened: 'email.opened',

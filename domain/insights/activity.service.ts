@@ -17,6 +17,7 @@ import {
   ACTIVITY_TYPES,
   activityTypeOfEvent,
   type ActivityType,
+  type EmailEventName,
 } from './activity-type.pure.js';
 
 export interface ActivityItem {
@@ -46,13 +47,13 @@ function toItem(row: ActivityRow): ActivityItem {
   };
 }
 
-const eventNames = (types: readonly ActivityType[]): `email.${string}`[] =>
+const eventNames = (types: readonly ActivityType[]): EmailEventName[] =>
   types.map((t) => ACTIVITY_EVENT[t]);
 
 /** The feed's total: kept per type for the whole feed, counted when a filter narrows it. */
 function countFeed(
   sql: Sql,
-  filter: ActivityFilter & { names: `email.${string}`[] },
+  filter: ActivityFilter & { names: EmailEventName[] },
 ): Promise<number> {
   const { projectId, names, from, to, contactId, campaignId } = filter;
   return from || to || contactId || campaignId

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { countEmailEvents } from '../../db/sql/activity.sql.js';
+import { countByName, countEmailEvents } from '../../db/sql/activity.sql.js';
+import { eventTimeseries } from '../../db/sql/analytics.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
+import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 
 // The activity feed's total reads project_email_event_counts (per project, email event name and
-// connection shard), kept by triggers on events. Whatever statement writes or deletes events,
-// from however many connections, the sums equal what the events say.
+// connection shard), the stats and time series of a window project_email_event_hours (the same
+// per UTC hour), both kept by triggers on events. Whatever statement writes or deletes events,
+// from however many connections, the sums equal what the events say, for any window.
 
 let pool: pg.Pool;
 let sql: Sql;
@@ -157,5 +160,81 @@ describe('project_email_event_counts', () => {
         [one.projectId, two.projectId],
       ]);
     }
+  });
+
+  it('counts any window as the events do: whole hours kept, partial ones counted', async () => {
+    const { projectId, ids } = await seedProject(2);
+    const HOUR = 3_600_000;
+    const start = Math.floor(Date.now() / HOUR) * HOUR - 50 * HOUR;
+    try {
+      // 400 events over 52 hours at whole seconds, some exactly on an hour, over two statements.
+      const at = (i: number) => new Date(start + ((i * 7_919_000) % (52 * HOUR)));
+      const rows = Array.from({ length: 400 }, (_, i) => ({
+        contactId: ids[i % 2] as string,
+        name: i % 3 ? 'email.sent' : 'email.opened',
+        at: i % 40 === 0 ? new Date(start + (i / 40) * HOUR) : at(i),
+      }));
+      for (const part of [rows.slice(0, 150), rows.slice(150)]) {
+        await sql.query(
+          `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+           SELECT uuid_generate_v7(), $1, contact_id, name, '{}', at
+             FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS t(contact_id, name, at)`,
+          [projectId, part.map((r) => r.contactId), part.map((r) => r.name), part.map((r) => r.at)],
+        );
+      }
+      // Some go again, so the kept hours hold deltas of both signs.
+      await sql.query(
+        `DELETE FROM events WHERE project_id = $1 AND contact_id = $2 AND name = 'email.opened'`,
+        [projectId, ids[0]],
+      );
+      const names: EmailEventName[] = ['email.sent', 'email.opened'];
+      const counted = async (from: Date, to: Date) =>
+        Object.fromEntries(
+          (
+            await sql.query<{ name: string; n: number }>(
+              `SELECT name, count(*)::int AS n FROM events WHERE project_id = $1
+                  AND name = ANY($2::text[]) AND created_at >= $3 AND created_at < $4 GROUP BY name`,
+              [projectId, names, from, to],
+            )
+          ).map((r) => [r.name, r.n]),
+        );
+      const windows: [number, number][] = [
+        [start, start + 52 * HOUR], // every event, aligned at both ends
+        [start + 1_234_000, start + 30 * HOUR + 5_000], // partial at both ends
+        [start + 2 * HOUR, start + 2 * HOUR + 1_800_000], // inside one hour, aligned start
+        [start + 3 * HOUR + 60_000, start + 3 * HOUR + 3_000_000], // inside one hour
+        [start + 5 * HOUR + 1, start + 6 * HOUR], // ends on an hour
+        [start + 7 * HOUR, start + 7 * HOUR], // empty
+      ];
+      for (const [from, to] of windows) {
+        const window = { from: new Date(from), to: new Date(to) };
+        expect(await countByName(sql, { projectId, names, ...window }), `${from}-${to}`).toEqual(
+          await counted(window.from, window.to),
+        );
+      }
+      // Time series by hour and by day: each bucket as the events say.
+      const from = new Date(start + 1_234_000);
+      const to = new Date(start + 51 * HOUR + 42_000);
+      for (const granularity of ['hour', 'day'] as const) {
+        const series = await eventTimeseries(sql, { projectId, names, from, to, granularity });
+        const unit = granularity === 'hour' ? HOUR : 24 * HOUR;
+        expect(series.length).toBeGreaterThan(1);
+        for (const { bucket, counts } of series) {
+          const bucketStart = Math.max(new Date(bucket).getTime(), from.getTime());
+          const bucketEnd = Math.min(new Date(bucket).getTime() + unit, to.getTime());
+          expect(counts, `${granularity} ${new Date(bucket).toISOString()}`).toEqual(
+            await counted(new Date(bucketStart), new Date(bucketEnd)),
+          );
+        }
+        const sum = series.reduce((n, b) => n + (b.counts['email.sent'] ?? 0), 0);
+        expect(sum).toBe((await counted(from, to))['email.sent']);
+      }
+    } finally {
+      await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    }
+    const left = await sql.query(`SELECT 1 FROM project_email_event_hours WHERE project_id = $1`, [
+      projectId,
+    ]);
+    expect(left).toEqual([]);
   });
 });
