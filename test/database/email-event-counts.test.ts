@@ -5,6 +5,7 @@ import { countByName, countEmailEvents } from '../../db/sql/activity.sql.js';
 import { eventTimeseries } from '../../db/sql/analytics.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
+import { seedProjectRows } from '../helpers/database.js';
 import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 
 // The activity feed's total reads project_email_event_counts (per project, email event name and
@@ -41,21 +42,7 @@ async function keptAndCounted(
   return { kept: byName(kept), counted: byName(counted) };
 }
 
-async function seedProject(contacts: number): Promise<{ projectId: string; ids: string[] }> {
-  const projectId = randomUUID();
-  const ids = Array.from({ length: contacts }, () => randomUUID());
-  await sql.query(
-    `INSERT INTO projects (id, name, public_key, secret_key_hash, secret_key_hint, settings, created_at, updated_at)
-     VALUES ($1, 'counts', $2, $3, 'abcd', '{}', now(), now())`,
-    [projectId, `pk_${randomUUID()}`, randomUUID()],
-  );
-  await sql.query(
-    `INSERT INTO contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
-     SELECT id, $1, id || '@example.com', true, '{}', now(), now(), now() FROM unnest($2::uuid[]) AS id`,
-    [projectId, ids],
-  );
-  return { projectId, ids };
-}
+const seedProject = (contacts: number) => seedProjectRows(sql, { name: 'counts', contacts });
 
 const insertMany = (projectId: string, rows: { contactId: string | null; name: string }[]) =>
   sql.query(

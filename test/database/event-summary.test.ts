@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { deleteEventsNamed, insertEvent } from '../../db/sql/events.sql.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
+import { seedProjectRows } from '../helpers/database.js';
 import { eventually } from '../helpers/eventually.js';
 
 // Event conditions of the filter language read contact_event_summary (how many events of a name
@@ -47,21 +48,7 @@ async function summaryAndEvents(
   return { summary, events };
 }
 
-async function seedProject(contacts: number): Promise<{ projectId: string; ids: string[] }> {
-  const projectId = randomUUID();
-  const ids = Array.from({ length: contacts }, () => randomUUID());
-  await sql.query(
-    `INSERT INTO projects (id, name, public_key, secret_key_hash, secret_key_hint, settings, created_at, updated_at)
-     VALUES ($1, 'summary', $2, $3, 'abcd', '{}', now(), now())`,
-    [projectId, `pk_${randomUUID()}`, randomUUID()],
-  );
-  await sql.query(
-    `INSERT INTO contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
-     SELECT id, $1, id || '@example.com', true, '{}', now(), now(), now() FROM unnest($2::uuid[]) AS id`,
-    [projectId, ids],
-  );
-  return { projectId, ids };
-}
+const seedProject = (contacts: number) => seedProjectRows(sql, { name: 'summary', contacts });
 
 const insertMany = (
   projectId: string,

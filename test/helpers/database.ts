@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { Sql } from '../../db/sql/sql.js';
 
 /** Direct SQL for arranging rows no HTTP route creates yet; assertions still go through HTTP. */
 export async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -23,4 +25,27 @@ export async function countSentEmails(ids: readonly string[]): Promise<number> {
         )
       ).rows[0]?.n ?? 0,
   );
+}
+
+/**
+ * A project (no owner, no keys anyone holds) and `contacts` subscribed contacts in it, written
+ * straight into the tables: database tests of triggers and statements need rows, not a stack.
+ */
+export async function seedProjectRows(
+  sql: Sql,
+  { name, contacts }: { name: string; contacts: number },
+): Promise<{ projectId: string; ids: string[] }> {
+  const projectId = randomUUID();
+  const ids = Array.from({ length: contacts }, () => randomUUID());
+  await sql.query(
+    `INSERT INTO projects (id, name, public_key, secret_key_hash, secret_key_hint, settings, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'abcd', '{}', now(), now())`,
+    [projectId, name, `pk_${randomUUID()}`, randomUUID()],
+  );
+  await sql.query(
+    `INSERT INTO contacts (id, project_id, email, subscribed, data, subscription_changed_at, created_at, updated_at)
+     SELECT id, $1, id || '@example.com', true, '{}', now(), now(), now() FROM unnest($2::uuid[]) AS id`,
+    [projectId, ids],
+  );
+  return { projectId, ids };
 }
