@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { listenTo } from '../db/sql/wakeups.sql.js';
 import type { QueueWakeups } from '../domain/shared/ports.js';
+import { createLocalWakeups } from '../domain/shared/local-wakeups.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -19,18 +20,12 @@ export async function startPgQueueWakeups({
   queue: string;
   logger: Logger;
 }): Promise<QueueWakeups & { close(): Promise<void> }> {
-  let generation = 0;
-  let waiters = new Set<() => void>();
+  // The generation and its waiters are the in-process ones; a NOTIFY for our queue moves them on.
+  const local = createLocalWakeups();
+  const wake = (): void => local.wake();
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-
-  const wake = (): void => {
-    generation += 1;
-    const woken = waiters;
-    waiters = new Set();
-    for (const resolve of woken) resolve();
-  };
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
@@ -57,21 +52,8 @@ export async function startPgQueueWakeups({
   await connect();
 
   return {
-    generation: () => generation,
-    waitForChange(since, timeoutMs, signal) {
-      if (generation !== since || signal?.aborted || timeoutMs <= 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, timeoutMs);
-        signal?.addEventListener('abort', done, { once: true });
-        waiters.add(done);
-      });
-    },
+    generation: local.generation,
+    waitForChange: local.waitForChange,
     async close() {
       closed = true;
       clearTimeout(retry);

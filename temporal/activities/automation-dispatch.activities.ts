@@ -8,7 +8,7 @@ import type {
   QueueWakeups,
   WorkflowEngine,
 } from '../../domain/shared/ports.js';
-import { createLocalWakeups } from '../../domain/webhooks/local-wakeups.js';
+import { createLocalWakeups } from '../../domain/shared/local-wakeups.js';
 import {
   runWebhookLane,
   type WebhookDeliveryDeps,

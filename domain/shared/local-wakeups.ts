@@ -1,4 +1,4 @@
-import type { QueueWakeups } from '../shared/ports.js';
+import type { QueueWakeups } from './ports.js';
 
 /**
  * Wake-ups within one process: `wake()` moves the generation on and resolves every waiter (the
