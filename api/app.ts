@@ -1,8 +1,10 @@
 import { bodyParser } from '@koa/bodyparser';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import Koa, { type Context } from 'koa';
+import type { Em } from '../domain/shared/ports.js';
 import type { AppDeps } from './deps.js';
 import { dashboard } from './http/dashboard.js';
+import { firstSegmentRouters } from './http/first-segment-routers.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { AnyRoute } from './http/route.js';
 import { refuseTooDeepBody, storableInput } from './http/storable-input.js';
@@ -31,7 +33,9 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     },
   });
   const handle = async (ctx: Context): Promise<void> => {
-    const em = deps.orm.em.fork();
+    // Forked on first use: most hot routes (track, send, lists) use hand-written SQL only.
+    let forked: Em | undefined;
+    const em = (): Em => (forked ??= deps.orm.em.fork());
     const auth = await authenticate({ ctx, em, deps, mode: route.auth });
     ctx.state.auth = auth;
     if (route.rateLimit !== false) await enforceRateLimit({ ctx, limiter: deps.rateLimiter, auth });
@@ -47,7 +51,18 @@ function mount(router: Router, route: AnyRoute, deps: AppDeps): void {
     const params = route.params ? parseOrThrow(route.params, input.params, 'params') : {};
     const query = route.query ? parseOrThrow(route.query, input.query, 'query') : {};
     const body = route.body ? parseOrThrow(route.body, input.body ?? {}) : undefined;
-    const result = await route.handler({ params, query, body, em, sql: deps.sql, auth, deps, ctx });
+    const result = await route.handler({
+      params,
+      query,
+      body,
+      get em() {
+        return em();
+      },
+      sql: deps.sql,
+      auth,
+      deps,
+      ctx,
+    });
     if (ctx.body !== undefined && result === undefined) return; // the handler answered itself
     ctx.status = route.status ?? 200;
     if (ctx.status !== 204) ctx.body = result;
@@ -63,14 +78,15 @@ export function createApp({ deps }: { deps: AppDeps }): Koa {
 
   const routes: AnyRoute[] = [...resourceRoutes(), ...docsRoutes({ document: () => openApi })];
   const openApi = buildOpenApi({ routes, serverUrl: deps.http.publicUrl });
-  const router = new Router();
-  for (const route of routes) mount(router, route, deps);
+  const router = firstSegmentRouters(routes, (segmentRouter, route) =>
+    mount(segmentRouter, route, deps),
+  );
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorEnvelope(deps.logger));
   app.use(originCheck(deps.http));
   app.use(dashboard());
-  app.use(router.routes());
+  app.use(router);
   return app;
 }

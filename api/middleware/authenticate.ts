@@ -44,7 +44,8 @@ export async function authenticate({
   mode,
 }: {
   ctx: Context;
-  em: Em;
+  /** The request's entity manager, forked on first use (only a session needs one here). */
+  em: () => Em;
   deps: AppDeps;
   mode: AuthMode;
 }): Promise<AuthInfo> {
@@ -96,8 +97,8 @@ export async function authenticate({
     });
   }
   if (!UUID.test(projectId)) throw notFound('Project');
-  const role = await membershipRole({ em, userId, projectId });
-  if (mode !== 'projectPath' && (await getProject({ em, projectId })).disabledAt) {
+  const role = await membershipRole({ em: em(), userId, projectId });
+  if (mode !== 'projectPath' && (await getProject({ em: em(), projectId })).disabledAt) {
     throw projectDisabled();
   }
   return { principal, projectId, role };
