@@ -28,6 +28,7 @@ import { Migration20261207140000_emails_message_id } from './Migration2026120714
 import { Migration20261208100000_campaign_recipients_cascade } from './Migration20261208100000_campaign_recipients_cascade.js';
 import { Migration20261209100000_webhook_deliveries_project_index } from './Migration20261209100000_webhook_deliveries_project_index.js';
 import { Migration20261210100000_email_event_counts } from './Migration20261210100000_email_event_counts.js';
+import { Migration20261211100000_webhook_delivery_leases } from './Migration20261211100000_webhook_delivery_leases.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -94,5 +95,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261210100000_email_event_counts',
     class: Migration20261210100000_email_event_counts,
+  },
+  {
+    name: 'Migration20261211100000_webhook_delivery_leases',
+    class: Migration20261211100000_webhook_delivery_leases,
   },
 ];

@@ -78,7 +78,8 @@ export async function retryWebhookDelivery(
 ): Promise<WebhookDeliveryRow | undefined> {
   const [row] = await sql.query<WebhookDeliveryRow>(
     `UPDATE webhook_deliveries x
-        SET status = 'PENDING', next_attempt_at = now(), retry_until = now(), queue = $3
+        SET status = 'PENDING', next_attempt_at = now(), retry_until = now(), queue = $3,
+            leased_until = NULL
       WHERE x.id = $1 AND x.endpoint_id = $2 AND x.status <> 'PENDING'
       RETURNING ${COLUMNS}`,
     [deliveryId, endpointId, queue],
@@ -95,7 +96,8 @@ export async function retryFailedWebhookDeliveries(
   return countDeleted(
     sql,
     `UPDATE webhook_deliveries
-        SET status = 'PENDING', next_attempt_at = now(), retry_until = now(), queue = $3
+        SET status = 'PENDING', next_attempt_at = now(), retry_until = now(), queue = $3,
+            leased_until = NULL
       WHERE endpoint_id = $1 AND status = 'FAILED' AND created_at >= $2`,
     [endpointId, since, queue],
   );
@@ -121,9 +123,11 @@ const DISABLED_FOR_FAILING = 'The endpoint was disabled after failing for too lo
 
 /**
  * Claims up to `limit` due PENDING deliveries of `queue` whose endpoint is enabled, for
- * `leaseSeconds` (due again then, should the claimer die before recording the attempt). Due
- * deliveries of an endpoint disabled for failing are FAILED on the way (a dispatcher may have
- * queued one while the endpoint was being disabled).
+ * `leaseSeconds` (`leased_until`: due again then, should the claimer die before recording the
+ * attempt). The lease is in no index, so the claim is a HOT update; leased rows are passed over
+ * in the due index (as many as the lanes have in flight). Due deliveries of an endpoint
+ * disabled for failing are FAILED on the way (a dispatcher may have queued one while the
+ * endpoint was being disabled).
  */
 export async function claimWebhookDeliveries(
   sql: Sql,
@@ -134,15 +138,17 @@ export async function claimWebhookDeliveries(
        UPDATE webhook_deliveries d SET status = 'FAILED', last_error = $4
          FROM webhook_endpoints e
         WHERE d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+          AND (d.leased_until IS NULL OR d.leased_until <= now())
           AND e.id = d.endpoint_id AND e.disabled_for_failing),
      due AS (
        SELECT d.id FROM webhook_deliveries d
          JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
         WHERE d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+          AND (d.leased_until IS NULL OR d.leased_until <= now())
         ORDER BY d.next_attempt_at LIMIT $2
         FOR UPDATE OF d SKIP LOCKED),
      claimed AS (
-       UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3)
+       UPDATE webhook_deliveries d SET leased_until = now() + make_interval(secs => $3)
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.endpoint_id, d.payload::text AS body, d.attempts, d.created_at,
                  d.retry_until)
@@ -191,6 +197,7 @@ export async function recordWebhookAttempts(
      updated AS (
        UPDATE webhook_deliveries d
           SET status = a.status, attempts = d.attempts + 1, last_attempt_at = now(),
+              leased_until = NULL,
               next_attempt_at = CASE WHEN a.status = 'PENDING'
                 THEN now() + make_interval(secs => a."retryInSeconds") ELSE d.next_attempt_at END,
               response_status = a."responseStatus", response_body = a."responseBody",

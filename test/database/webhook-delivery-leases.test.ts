@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { createSql, type Sql } from '../../db/sql/sql.js';
+import {
+  claimWebhookDeliveries,
+  recordWebhookAttempts,
+} from '../../db/sql/webhook-deliveries.sql.js';
+import { seedProjectRows } from '../helpers/database.js';
+
+// A webhook lane's claim leases the deliveries it takes (`leased_until`, in no index): a claimed
+// delivery is not claimed again until its lease ends or its attempt is recorded as due again,
+// and the claim itself rewrites no index entry (a HOT update).
+
+let pool: pg.Pool;
+let sql: Sql;
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 2 });
+  sql = createSql(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+});
+
+async function queueDeliveries(count: number): Promise<{ queue: string; ids: string[] }> {
+  const { projectId } = await seedProjectRows(sql, { name: 'leases', contacts: 0 });
+  const endpointId = randomUUID();
+  await sql.query(
+    `INSERT INTO webhook_endpoints (id, project_id, url, event_types, secret)
+     VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{}', 'sealed')`,
+    [endpointId, projectId],
+  );
+  const queue = `leases-${randomUUID()}`;
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await sql.query(
+    `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, type, payload, queue, next_attempt_at)
+     SELECT id, $1, $2, 'contact.created', '{}', $3, now() - interval '1 minute'
+       FROM unnest($4::uuid[]) AS id`,
+    [projectId, endpointId, queue, ids],
+  );
+  return { queue, ids };
+}
+
+const hotUpdates = async (tx: Sql): Promise<number> => {
+  const [row] = await tx.query<{ n: number }>(
+    `SELECT n_tup_hot_upd::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`,
+  );
+  return row?.n ?? 0;
+};
+
+describe('webhook delivery leases', () => {
+  it('a claimed delivery is passed over until its lease ends; the claim touches no index', async () => {
+    const { queue, ids } = await queueDeliveries(6);
+    const first = await claimWebhookDeliveries(sql, { queue, limit: 4, leaseSeconds: 1 });
+    expect(first).toHaveLength(4);
+    const rest = await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 });
+    expect(rest.map((r) => r.id).sort()).toEqual(
+      ids.filter((id) => !first.some((r) => r.id === id)).sort(),
+    );
+    expect(await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 })).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 });
+    expect(again.map((r) => r.id).sort()).toEqual(first.map((r) => r.id).sort());
+
+    // In one transaction, whose own statistics count only its updates.
+    const hot = await sql.transaction(async (tx) => {
+      await tx.query(`UPDATE webhook_deliveries SET leased_until = NULL WHERE queue = $1`, [queue]);
+      const before = await hotUpdates(tx);
+      const claimed = await claimWebhookDeliveries(tx, { queue, limit: 10, leaseSeconds: 60 });
+      expect(claimed).toHaveLength(6);
+      return (await hotUpdates(tx)) - before;
+    });
+    expect(hot).toBe(6);
+  });
+
+  it('an attempt recorded as due again ends its lease; a retry in the future waits for its time', async () => {
+    const { queue } = await queueDeliveries(2);
+    const [now, later] = await claimWebhookDeliveries(sql, { queue, limit: 2, leaseSeconds: 60 });
+    const failed = {
+      ok: false,
+      responseStatus: 500,
+      responseBody: 'no',
+      latencyMs: 1,
+      error: null,
+    };
+    await recordWebhookAttempts(sql, {
+      attempts: [
+        { id: now!.id, status: 'PENDING', retryInSeconds: 0, ...failed },
+        { id: later!.id, status: 'PENDING', retryInSeconds: 60, ...failed },
+      ],
+      disableAfterSeconds: 86_400,
+      queue,
+    });
+    const next = await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 });
+    expect(next.map((r) => [r.id, r.attempts])).toEqual([[now!.id, 1]]);
+  });
+});
