@@ -192,11 +192,29 @@ async function carryOut({
   return { done, failed };
 }
 
+/** Waits `ms`, or less if `signal` aborts. */
+function linger(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * One dispatch lane: until `runForMs` passes or `signal` aborts, dispatches batches of the
  * queue's events (matching, in one transaction per batch: see dispatchEventBatch) and carries
  * out its pending commands against Temporal. With nothing to do it sleeps until the queue's
- * wake-up (or `idlePollMs`). An event that matches nothing costs one row deleted, no Temporal call.
+ * wake-up (or `idlePollMs`), then lingers `lingerMs` so that the events recorded meanwhile go in
+ * one batch: a batch costs the same statements whether it holds one event or hundreds, and
+ * without the linger a steady stream of tracked events was dispatched a few at a time (about
+ * 0.3 ms of worker CPU per event under bench:track). An event that matches nothing costs one row
+ * deleted, no Temporal call.
  */
 export async function runDispatchLane({
   sql,
@@ -211,6 +229,7 @@ export async function runDispatchLane({
   concurrency = 32,
   leaseSeconds = 30,
   idlePollMs = 1000,
+  lingerMs = 25,
   onProgress = () => undefined,
   onWebhooksQueued = () => undefined,
 }: StepRunDeps & {
@@ -224,6 +243,7 @@ export async function runDispatchLane({
   concurrency?: number;
   leaseSeconds?: number;
   idlePollMs?: number;
+  lingerMs?: number;
   onProgress?: (report: DispatchReport) => void;
   /** Deliveries to webhook endpoints were queued (the lane's webhook sender may start on them). */
   onWebhooksQueued?: () => void;
@@ -266,6 +286,7 @@ export async function runDispatchLane({
     const progressed = batch.events > 0 || commands.length > 0;
     if (!busy && !(progressed && batch.started + batch.signalled > 0)) {
       await wakeups.waitForChange(seen, Math.min(idlePollMs, until - Date.now()), signal);
+      await linger(Math.min(lingerMs, until - Date.now()), signal);
     }
   }
   return report;
