@@ -1,10 +1,11 @@
 // npm run bench:track — POST /v1/track under sustained load against the full stack, and a
-// 100,000-row CSV import, each next to a floor measured in the same run. Prints figures, the
-// ratio ours/floor and issue 28's targets with PASS/MISS (req/s >= 0.9 of the floor, p99 <= 1.5x
-// the floor's). As production runs: the worker is up, so the automation outbox every tracked
-// event enters is drained by the dispatch lanes meanwhile, the project has an enabled workflow
-// (its trigger never tracked here), and the per-project rate limiter counts every request (its
-// limit set out of reach: at the default 1,000 a minute one project could not be loaded at all;
+// 100,000-row CSV import, each next to a floor measured in the same run. Prints figures, the CPU
+// each process spent per request (server, worker, PostgreSQL, the load client), the ratio
+// ours/floor and issue 28's targets with PASS/MISS (req/s >= 0.9 of the floor, p99 <= 1.5x the
+// floor's). As production runs: the worker is up, so the automation outbox every tracked event
+// enters is drained by the dispatch lanes meanwhile, the project has an enabled workflow (its
+// trigger never tracked here), and the per-project rate limiter counts every request (its limit
+// set out of reach: at the default 1,000 a minute one project could not be loaded at all;
 // rate-limit tests hold the limit). Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50),
 // BENCH_IMPORT_ROWS (100000).
 import pg from 'pg';
@@ -15,8 +16,9 @@ import { randomUUID } from 'node:crypto';
 import { freePort } from '../runtime/embedded/free-port.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { idleWorkflows } from './lib/bench-workflows.js';
+import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
-import { CONNECTIONS, load, seedExisting } from './lib/track-load.js';
+import { CONNECTIONS, load, seedExisting, type LoadFigures } from './lib/track-load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -88,12 +90,29 @@ try {
   log(
     `\nPOST /v1/track: ${CONNECTIONS} connections, ${SECONDS} s each, half new and half existing contacts; worker up, one idle workflow\n`,
   );
-  await stack.startWorker();
+  const worker = await stack.startWorker();
+  /** A load's figures, and the CPU each process spent on it per request (microseconds). */
+  const measured = async (
+    server: number,
+    run: () => Promise<LoadFigures>,
+  ): Promise<[LoadFigures, Record<string, number>]> => {
+    const named = { server, worker: worker.child.pid as number, bench: process.pid };
+    const scope = { postgresPid: stack.postgresPid, temporalPid: stack.temporalPid };
+    const before = await cpuSnapshot(named, scope);
+    const figures = await run();
+    const used = cpuDelta(before, await cpuSnapshot(named, scope));
+    const perRequest = Object.fromEntries(
+      Object.entries(used).map(([k, v]) => [k, Math.round((v * 1e6) / figures.requests)]),
+    );
+    return [figures, perRequest];
+  };
   const ours = await benchProject(stack.apiUrl);
   await idleWorkflows(stack, ours.secretKey, 1);
   await seedExisting(stack.apiUrl, ours.publicKey);
   await load(stack.apiUrl, ours.publicKey, 'warm', 3);
-  const ourFigures = await load(stack.apiUrl, ours.publicKey, 'ours', SECONDS);
+  const [ourFigures, ourCpu] = await measured(stack.apiPid, () =>
+    load(stack.apiUrl, ours.publicKey, 'ours', SECONDS),
+  );
 
   const floorProject = await benchProject(stack.apiUrl);
   const floorPort = await freePort();
@@ -106,7 +125,9 @@ try {
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   await seedExisting(floorUrl, '');
   await load(floorUrl, undefined, 'warm', 3);
-  const floorFigures = await load(floorUrl, undefined, 'floor', SECONDS);
+  const [floorFigures, floorCpu] = await measured(floor.child.pid as number, () =>
+    load(floorUrl, undefined, 'floor', SECONDS),
+  );
   await floor.stop();
 
   const widths = [22, 10, 10, 10, 8, 8];
@@ -117,6 +138,12 @@ try {
   ] as const) {
     log(formatRow([name, f.rps, f.p50, f.p99, f.errors, f.non2xx], widths));
   }
+  // The server is the API for ours and the floor's process for the floor; the bench runs the
+  // load client; the worker drains the automation outbox both sides' events enter.
+  const cpuLine = (us: Record<string, number>): string =>
+    `server ${us.server} + worker ${us.worker} + postgres ${us.postgres} + load client ${us.bench}`;
+  log(`\nCPU us per request, ours:  ${cpuLine(ourCpu)}`);
+  log(`CPU us per request, floor: ${cpuLine(floorCpu)}`);
   const rpsRatio = ourFigures.rps / floorFigures.rps;
   const p99Ratio = ourFigures.p99 / floorFigures.p99;
   log(`\nratio ours/floor (req/s): ${rpsRatio.toFixed(2)}; p99 ours/floor: ${p99Ratio.toFixed(2)}`);

@@ -8,6 +8,8 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EXISTING = 1000;
 
 export interface LoadFigures {
+  /** Answered requests in all. */
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -53,6 +55,7 @@ export async function load(
     ],
   });
   return {
+    requests: result.requests.total,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
