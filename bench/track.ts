@@ -7,7 +7,8 @@
 // trigger never tracked here), and the per-project rate limiter counts every request (its limit
 // set out of reach: at the default 1,000 a minute one project could not be loaded at all;
 // rate-limit tests hold the limit). Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50),
-// BENCH_IMPORT_ROWS (100000).
+// BENCH_IMPORT_ROWS (100000); BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement during
+// ours.
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +18,7 @@ import { freePort } from '../runtime/embedded/free-port.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { idleWorkflows } from './lib/bench-workflows.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
+import { resetStatements, topStatements } from './lib/pg-statements.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 import { CONNECTIONS, load, seedExisting, type LoadFigures } from './lib/track-load.js';
 
@@ -110,9 +112,12 @@ try {
   await idleWorkflows(stack, ours.secretKey, 1);
   await seedExisting(stack.apiUrl, ours.publicKey);
   await load(stack.apiUrl, ours.publicKey, 'warm', 3);
+  await resetStatements(stack.databaseUrl);
   const [ourFigures, ourCpu] = await measured(stack.apiPid, () =>
     load(stack.apiUrl, ours.publicKey, 'ours', SECONDS),
   );
+  const statements = await topStatements(stack.databaseUrl, 10);
+  if (statements) log(`PostgreSQL's time by statement during ours:\n${statements}\n`);
 
   const floorProject = await benchProject(stack.apiUrl);
   const floorPort = await freePort();
