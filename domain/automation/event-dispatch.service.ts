@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import {
   claimCommands,
@@ -192,20 +193,6 @@ async function carryOut({
   return { done, failed };
 }
 
-/** Waits `ms`, or less if `signal` aborts. */
-function linger(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * One dispatch lane: until `runForMs` passes or `signal` aborts, dispatches batches of the
  * queue's events (matching, in one transaction per batch: see dispatchEventBatch) and carries
@@ -286,7 +273,8 @@ export async function runDispatchLane({
     const progressed = batch.events > 0 || commands.length > 0;
     if (!busy && !(progressed && batch.started + batch.signalled > 0)) {
       await wakeups.waitForChange(seen, Math.min(idlePollMs, until - Date.now()), signal);
-      await linger(Math.min(lingerMs, until - Date.now()), signal);
+      const lingering = Math.max(0, Math.min(lingerMs, until - Date.now()));
+      await sleep(lingering, undefined, { signal }).catch(() => undefined); // aborted: stop now
     }
   }
   return report;
