@@ -119,6 +119,10 @@ export interface ClaimedDeliveryRow {
   previous_secret: string | null;
 }
 
+/** A delivery of queue $1 due now that no lane holds (`d`: webhook_deliveries). */
+const DUE_UNLEASED = `d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+  AND (d.leased_until IS NULL OR d.leased_until <= now())`;
+
 const DISABLED_FOR_FAILING = 'The endpoint was disabled after failing for too long';
 
 /**
@@ -137,14 +141,12 @@ export async function claimWebhookDeliveries(
     `WITH swept AS (
        UPDATE webhook_deliveries d SET status = 'FAILED', last_error = $4
          FROM webhook_endpoints e
-        WHERE d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
-          AND (d.leased_until IS NULL OR d.leased_until <= now())
+        WHERE ${DUE_UNLEASED}
           AND e.id = d.endpoint_id AND e.disabled_for_failing),
      due AS (
        SELECT d.id FROM webhook_deliveries d
          JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-        WHERE d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= now()
-          AND (d.leased_until IS NULL OR d.leased_until <= now())
+        WHERE ${DUE_UNLEASED}
         ORDER BY d.next_attempt_at LIMIT $2
         FOR UPDATE OF d SKIP LOCKED),
      claimed AS (

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countByName, countEmailEvents } from '../../db/sql/activity.sql.js';
 import { eventTimeseries } from '../../db/sql/analytics.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
-import { createSql, type Sql } from '../../db/sql/sql.js';
-import { seedProjectRows } from '../helpers/database.js';
+import { databasePool, seedProjectRows } from '../helpers/database.js';
 import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 
 // The activity feed's total reads project_email_event_counts (per project, email event name and
@@ -13,15 +11,7 @@ import type { EmailEventName } from '../../domain/insights/activity-type.pure.js
 // per UTC hour), both kept by triggers on events. Whatever statement writes or deletes events,
 // from however many connections, the sums equal what the events say, for any window.
 
-let pool: pg.Pool;
-let sql: Sql;
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 6 });
-  sql = createSql(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const { sql } = databasePool({ max: 6 });
 
 /** The project's kept counts by name, and the same counted from its events. */
 async function keptAndCounted(

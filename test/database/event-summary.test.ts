@@ -1,24 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteEventsNamed, insertEvent } from '../../db/sql/events.sql.js';
-import { createSql, type Sql } from '../../db/sql/sql.js';
-import { seedProjectRows } from '../helpers/database.js';
+import { databasePool, seedProjectRows } from '../helpers/database.js';
 import { eventually } from '../helpers/eventually.js';
 
 // Event conditions of the filter language read contact_event_summary (how many events of a name
 // a contact has, the first and last one's time), kept by triggers on events. Whatever statement
 // writes, deletes or changes events, the summary equals what the events say.
 
-let pool: pg.Pool;
-let sql: Sql;
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 4 });
-  sql = createSql(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const { pool, sql } = databasePool({ max: 4 });
 
 interface SummaryRow {
   contact_id: string;

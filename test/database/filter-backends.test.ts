@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pageOfMatchingContacts } from '../../db/sql/segment-members.sql.js';
-import { createSql, type Sql } from '../../db/sql/sql.js';
 import {
   CONDITION_OPERATORS,
   PRESENCE_OPERATORS,
@@ -20,6 +18,7 @@ import {
 } from '../../domain/segments/filter/evaluate.pure.js';
 import { parseFilter } from '../../domain/segments/filter/parse.pure.js';
 import { parseTimestamp } from '../../domain/segments/filter/values.pure.js';
+import { databasePool } from '../helpers/database.js';
 
 // The two back ends of the filter language, held equal: filters decided in PostgreSQL and in
 // memory over the same contacts (data of every JSON type, numeric and date-like text, absent
@@ -27,15 +26,7 @@ import { parseTimestamp } from '../../domain/segments/filter/values.pure.js';
 // static and dynamic segments). One sweep tries every operator with every value of a shared
 // pool against a contact holding each stored value; a property test combines them at random.
 
-let pool: pg.Pool;
-let sql: Sql;
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 4 });
-  sql = createSql(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const { sql } = databasePool({ max: 4 });
 
 // Whole seconds: PostgreSQL keeps microseconds, JavaScript dates milliseconds.
 const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);

@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createSql, type Sql } from '../../db/sql/sql.js';
+import { describe, expect, it } from 'vitest';
+import { type Sql } from '../../db/sql/sql.js';
 import {
   claimWebhookDeliveries,
   recordWebhookAttempts,
 } from '../../db/sql/webhook-deliveries.sql.js';
-import { seedProjectRows } from '../helpers/database.js';
+import { databasePool, seedProjectRows } from '../helpers/database.js';
 
 // A webhook lane's claim leases the deliveries it takes (`leased_until`, in no index): a claimed
 // delivery is not claimed again until its lease ends or its attempt is recorded as due again,
 // and the claim itself rewrites no index entry (a HOT update).
 
-let pool: pg.Pool;
-let sql: Sql;
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max: 2 });
-  sql = createSql(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const { sql } = databasePool({ max: 2 });
 
 async function queueDeliveries(count: number): Promise<{ queue: string; ids: string[] }> {
   const { projectId } = await seedProjectRows(sql, { name: 'leases', contacts: 0 });

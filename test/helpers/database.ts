@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
-import type { Sql } from '../../db/sql/sql.js';
+import { afterAll, inject } from 'vitest';
+import { createSql, type Sql } from '../../db/sql/sql.js';
 
 /** Direct SQL for arranging rows no HTTP route creates yet; assertions still go through HTTP. */
 export async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -48,4 +48,11 @@ export async function seedProjectRows(
     [projectId, ids],
   );
   return { projectId, ids };
+}
+
+/** A pool on the test database for one test file's statements, ended after its tests. */
+export function databasePool({ max }: { max: number }): { pool: pg.Pool; sql: Sql } {
+  const pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max });
+  afterAll(() => pool.end());
+  return { pool, sql: createSql(pool) };
 }
