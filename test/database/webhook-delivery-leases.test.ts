@@ -12,6 +12,10 @@ import { databasePool, seedProjectRows } from '../helpers/database.js';
 // and the claim itself rewrites no index entry (a HOT update).
 
 const { sql } = databasePool({ max: 2 });
+// One session of its own, where `webhook_deliveries` is a fresh temporary copy of the table (its
+// columns and indexes): whether an UPDATE is HOT depends on room in the row's page, which in the
+// shared table depends on what the other test files wrote beside it.
+const { sql: session } = databasePool({ max: 1 });
 
 async function queueDeliveries(count: number): Promise<{ queue: string; ids: string[] }> {
   const { projectId } = await seedProjectRows(sql, { name: 'leases', contacts: 0 });
@@ -32,9 +36,11 @@ async function queueDeliveries(count: number): Promise<{ queue: string; ids: str
   return { queue, ids };
 }
 
+/** The HOT updates of this transaction on the table the name stands for in this session. */
 const hotUpdates = async (tx: Sql): Promise<number> => {
   const [row] = await tx.query<{ n: number }>(
-    `SELECT n_tup_hot_upd::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`,
+    `SELECT n_tup_hot_upd::int AS n FROM pg_stat_xact_user_tables
+      WHERE relid = 'webhook_deliveries'::regclass`,
   );
   return row?.n ?? 0;
 };
@@ -54,9 +60,20 @@ describe('webhook delivery leases', () => {
     const again = await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 });
     expect(again.map((r) => r.id).sort()).toEqual(first.map((r) => r.id).sort());
 
-    // In one transaction, whose own statistics count only its updates.
-    const hot = await sql.transaction(async (tx) => {
-      await tx.query(`UPDATE webhook_deliveries SET leased_until = NULL WHERE queue = $1`, [queue]);
+    // The same six rows, unleased, in a temporary copy of the table that shadows it in this
+    // session; one transaction, whose own statistics count only its updates.
+    await session.query(
+      `CREATE TEMPORARY TABLE webhook_deliveries
+         (LIKE public.webhook_deliveries INCLUDING ALL) WITH (fillfactor = 80)`,
+    );
+    await session.query(
+      `INSERT INTO webhook_deliveries
+       SELECT * FROM public.webhook_deliveries WHERE queue = $1`,
+      [queue],
+    );
+    await session.query(`UPDATE webhook_deliveries SET leased_until = NULL`);
+    await session.query(`VACUUM webhook_deliveries`);
+    const hot = await session.transaction(async (tx) => {
       const before = await hotUpdates(tx);
       const claimed = await claimWebhookDeliveries(tx, { queue, limit: 10, leaseSeconds: 60 });
       expect(claimed).toHaveLength(6);
