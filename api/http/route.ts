@@ -16,7 +16,13 @@ import type { AuthMatrixException } from './auth-expectation.pure.js';
 export type AuthMode = 'none' | 'session' | 'projectPath' | 'project' | 'track';
 
 export type Principal =
-  | { type: 'key'; projectId: string; keyKind: KeyKind }
+  | {
+      type: 'key';
+      projectId: string;
+      keyKind: KeyKind;
+      /** A public key's subscriptions wait for a confirmation (the project's double opt-in). */
+      asksConfirmation: boolean;
+    }
   | { type: 'session'; userId: string; sessionId: string };
 
 export interface AuthInfo {

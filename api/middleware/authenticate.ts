@@ -73,6 +73,7 @@ export async function authenticate({
       type: 'key' as const,
       projectId: identity.projectId,
       keyKind: identity.kind,
+      asksConfirmation: identity.asksConfirmation,
     };
     if (mode === 'projectPath' && ctx.params.id !== identity.projectId) throw notFound('Project');
     if (identity.disabled && mode !== 'projectPath') throw projectDisabled();

@@ -32,6 +32,10 @@ export const optInMailOf = (deps: AppDeps): OptInMail => ({
 export const isPublicKey = (auth: AuthInfo): boolean =>
   auth.principal?.type === 'key' && auth.principal.keyKind === 'public';
 
+/** A public key caller's subscriptions wait for a confirmation (read with its key). */
+export const publicKeyAsksConfirmation = (auth: AuthInfo): boolean =>
+  auth.principal?.type === 'key' && auth.principal.asksConfirmation;
+
 const linkOf = (deps: AppDeps, token: string) =>
   `${deps.links.publicUrl}/confirm-subscription/${token}`;
 

@@ -1,3 +1,4 @@
+import type { DoubleOptInSettings } from '../../domain/contacts/double-opt-in-settings.pure.js';
 import type { Sql } from './sql.js';
 
 export interface ProjectKeyRow {
@@ -5,35 +6,43 @@ export interface ProjectKeyRow {
   disabled: boolean;
 }
 
-/** The column each kind of project key is looked up by. */
-const KEY_COLUMN = { public: 'public_key', secret: 'secret_key_hash' } as const;
+/** A public key's project also answers its double opt-in setting (track reads it every time). */
+export interface ProjectPublicKeyRow extends ProjectKeyRow {
+  double_opt_in: Partial<DoubleOptInSettings>;
+}
 
-const findProjectByKey = async (
+/** How each kind of project key is looked up, and what its lookup answers. */
+const KEY_LOOKUPS = {
+  public: {
+    where: 'public_key',
+    columns: ', double_opt_in',
+    name: 'project-by-public-key',
+  },
+  secret: { where: 'secret_key_hash', columns: '', name: 'project-by-secret-key' },
+} as const;
+
+const findProjectByKey = async <Row extends ProjectKeyRow>(
   sql: Sql,
-  { kind, key, name }: { kind: keyof typeof KEY_COLUMN; key: string; name: string },
-): Promise<ProjectKeyRow | undefined> =>
-  (
-    await sql.query<ProjectKeyRow>(
-      `SELECT id, disabled_at IS NOT NULL AS disabled FROM projects WHERE ${KEY_COLUMN[kind]} = $1`,
-      [key],
-      name,
-    )
-  )[0];
+  { kind, key }: { kind: keyof typeof KEY_LOOKUPS; key: string },
+): Promise<Row | undefined> => {
+  const { where, columns, name } = KEY_LOOKUPS[kind];
+  const found = await sql.query<Row>(
+    `SELECT id, disabled_at IS NOT NULL AS disabled${columns} FROM projects WHERE ${where} = $1`,
+    [key],
+    name,
+  );
+  return found[0];
+};
 
 /** The project of a public key. Runs on every tracked event: one prepared statement. */
 export const findProjectByPublicKey = (sql: Sql, { publicKey }: { publicKey: string }) =>
-  findProjectByKey(sql, { kind: 'public', key: publicKey, name: 'project-by-public-key' });
+  findProjectByKey<ProjectPublicKeyRow>(sql, { kind: 'public', key: publicKey });
 
 /** The project of a secret key, by the key's hash. Runs on every API request. */
 export const findProjectBySecretKeyHash = (
   sql: Sql,
   { secretKeyHash }: { secretKeyHash: string },
-) =>
-  findProjectByKey(sql, {
-    kind: 'secret',
-    key: secretKeyHash,
-    name: 'project-by-secret-key',
-  });
+) => findProjectByKey<ProjectKeyRow>(sql, { kind: 'secret', key: secretKeyHash });
 
 // Tables holding a project's data (not its identity, keys or members), wiped by a reset.
 // Children before the contacts they reference.

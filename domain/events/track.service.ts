@@ -1,11 +1,7 @@
 import { upsertContacts } from '../../db/sql/contact-upsert.sql.js';
 import { contactWrite } from '../contacts/contact-write.js';
 import { eventData, sortData } from '../contacts/data-rules.pure.js';
-import {
-  confirmationRequired,
-  upsertAskingConfirmation,
-  type OptInMail,
-} from '../contacts/opt-in-request.service.js';
+import { upsertAskingConfirmation, type OptInMail } from '../contacts/opt-in-request.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -50,8 +46,11 @@ export async function trackEvent({
   projectId: string;
   input: TrackInput;
   idempotencyKey?: string;
-  /** Set when the caller is the public key: how a confirmation email would be sent. */
-  confirmation?: OptInMail;
+  /**
+   * Set when the caller is the public key: whether the project asks its subscriptions for a
+   * confirmation (read with the key), and how a confirmation email would be sent.
+   */
+  confirmation?: OptInMail & { required: boolean };
 }): Promise<TrackResult> {
   const name = input.event.trim();
   if (isReservedEventName(name)) {
@@ -65,10 +64,7 @@ export async function trackEvent({
   const eventId = newId();
   const contact = contactWrite({ email: input.email, data: sorted });
   const event = { id: eventId, name, data: eventData(sorted) };
-  const asking =
-    confirmation !== undefined &&
-    input.subscribed !== false &&
-    (await confirmationRequired({ sql, projectId }));
+  const asking = confirmation?.required === true && input.subscribed !== false;
   const { row, confirmationQueued } = await withIdempotencyKey(
     { sql, projectId, key: idempotencyKey, scope: 'track' },
     async (tx) => {

@@ -5,6 +5,7 @@ import {
   findProjectBySecretKeyHash,
 } from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
+import { doubleOptInOf } from '../contacts/double-opt-in-settings.pure.js';
 import { removeReportMessages } from '../inbound/delivery-reports.service.js';
 import { forbidden, notFound, requireFound } from '../shared/errors.js';
 import type { Em } from '../shared/ports.js';
@@ -166,6 +167,11 @@ export interface KeyIdentity {
   projectId: string;
   kind: KeyKind;
   disabled: boolean;
+  /**
+   * A public key's subscriptions wait for a confirmation (the project's double opt-in), read in
+   * the same statement as the key; false for a secret key.
+   */
+  asksConfirmation: boolean;
 }
 
 /** Runs on every API request, so it is one prepared statement on the pg pool. */
@@ -178,11 +184,19 @@ export async function authenticateApiKey({
 }): Promise<KeyIdentity | undefined> {
   const kind = keyKindOf(key);
   if (!kind) return undefined;
-  const row =
-    kind === 'public'
-      ? await findProjectByPublicKey(sql, { publicKey: key })
-      : await findProjectBySecretKeyHash(sql, { secretKeyHash: hashSecretKey(key) });
-  return row ? { projectId: row.id, kind, disabled: row.disabled } : undefined;
+  if (kind === 'secret') {
+    const row = await findProjectBySecretKeyHash(sql, { secretKeyHash: hashSecretKey(key) });
+    return row && { projectId: row.id, kind, disabled: row.disabled, asksConfirmation: false };
+  }
+  const row = await findProjectByPublicKey(sql, { publicKey: key });
+  return (
+    row && {
+      projectId: row.id,
+      kind,
+      disabled: row.disabled,
+      asksConfirmation: doubleOptInOf(row.double_opt_in).enabled,
+    }
+  );
 }
 
 /** A project the user is not a member of does not exist for them (404, never 403). */

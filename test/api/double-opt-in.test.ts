@@ -468,6 +468,19 @@ describe('a subscription that waits for its confirmation', () => {
     expect(confirmationsTo(visitor)).toHaveLength(1);
     expect(confirmationsTo(quiet)).toHaveLength(0);
     expect(await listStates(sk, 'pending')).toEqual([returning]);
+
+    // The setting is read with the key on every request: turned off, the very next public key
+    // track subscribes at once; turned on again, the next one asks again.
+    const off = await stack.api.put('/double-opt-in', { ...sk, body: { enabled: false } });
+    expect(off.status, off.text).toBe(200);
+    const late = uniqueEmail('late');
+    expect((await track(pk, late)).status).toBe(200);
+    expect((await contactByEmail(sk, late)).subscriptionState).toBe('subscribed');
+    const on = await stack.api.put('/double-opt-in', { ...sk, body: { enabled: true } });
+    expect(on.status, on.text).toBe(200);
+    const later = uniqueEmail('later');
+    expect((await track(pk, later)).status).toBe(200);
+    expect((await contactByEmail(sk, later)).subscriptionState).toBe('pending');
   });
 
   it('uses the chosen template, and refuses (409) while no verified domain can send it', async () => {
