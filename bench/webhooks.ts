@@ -1,9 +1,10 @@
 // npm run bench:webhooks — event webhooks delivered per second to a loopback receiver (its own
 // process). Ours: deliveries queued in the deliveries outbox (one INSERT, as the dispatcher
 // writes them), claimed, signed and POSTed by the webhook lanes, each outcome recorded. The
-// floor, in the same run: a plain HTTP client (node's http, keep-alive, the concurrency of our
-// lanes together) POSTing the same bodies to the same receiver, unsigned (ours also signs each
-// one with HMAC-SHA256 and sets its three Standard Webhooks headers). Ours is timed from the
+// floor, in the same run: a plain HTTP client (keep-alive, the concurrency of our lanes together)
+// POSTing the same bodies to the same receiver, unsigned (ours also signs each one with
+// HMAC-SHA256 and sets its three Standard Webhooks headers); two clients are run, node's http and
+// undici (the one ours uses), and the faster is the floor. Ours is timed from the
 // moment the outbox rows are committed (the floor's clock starts with its bodies in hand; the
 // INSERT is the dispatcher's work, timed on its own and in the whole path below) to the moment
 // the receiver has every webhook-id; each phase waits until the one before is recorded. Also
@@ -18,6 +19,7 @@
 import http from 'node:http';
 import pLimit from 'p-limit';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
@@ -116,17 +118,31 @@ try {
       req.end(body);
     });
 
+  const undici = new Pool(sinkUrl, { connections: LANES * PER_LANE });
+  const undiciPost = async (body: string): Promise<void> => {
+    const res = await undici.request({
+      path: '/hooks',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
+    await res.body.dump();
+  };
+  const floors = { 'node:http': post, undici: undiciPost } as const;
+
   const queue = stack.env.TEMPORAL_TASK_QUEUE ?? 'mailwright';
   const wake = () => db.query(`SELECT pg_notify('automation_pending', $1)`, [queue]);
   const rows: {
     ours: number;
     withInsert: number;
     floor: number;
+    /** Each plain client's rate; `floor` is the faster. */
+    floors: Record<keyof typeof floors, number>;
     whole: number;
     insertMs: number;
     /** CPU us per delivery by process (worker, sink, postgres, temporal, bench). */
     oursCpu: Record<string, number>;
-    floorCpu: Record<string, number>;
+    floorCpu: Record<keyof typeof floors, Record<string, number>>;
   }[] = [];
   if (statements) await db.query('SELECT pg_stat_statements_reset()');
   // Round 0 warms every path up (compiled hot code, pooled connections) and is not counted.
@@ -164,15 +180,19 @@ try {
         [endpoint.body.id, DELIVERIES],
       )
     ).rows.map((r) => r.body);
-    await reset();
-    const limit = pLimit(LANES * PER_LANE);
-    const floorCpuBefore = await snapshot();
-    const floorStarted = performance.now();
-    await Promise.all(bodies.map((body) => limit(() => post(body))));
-    const floorSeconds = (performance.now() - floorStarted) / 1000;
-    const floorCpu = cpuDelta(floorCpuBefore, await snapshot());
-    const posted = (await counts()).posts;
-    if (posted !== DELIVERIES) throw new Error(`floor posted ${posted} of ${DELIVERIES}`);
+    const floorRates = {} as Record<keyof typeof floors, number>;
+    const floorCpu = {} as Record<keyof typeof floors, Record<string, number>>;
+    for (const [client, send] of Object.entries(floors) as [keyof typeof floors, typeof post][]) {
+      await reset();
+      const limit = pLimit(LANES * PER_LANE);
+      const floorCpuBefore = await snapshot();
+      const floorStarted = performance.now();
+      await Promise.all(bodies.map((body) => limit(() => send(body))));
+      floorRates[client] = DELIVERIES / ((performance.now() - floorStarted) / 1000);
+      floorCpu[client] = perDelivery(cpuDelta(floorCpuBefore, await snapshot()));
+      const posted = (await counts()).posts;
+      if (posted !== DELIVERIES) throw new Error(`${client} posted ${posted} of ${DELIVERIES}`);
+    }
 
     // The whole path, for the record: events recorded (the outbox trigger queues them), matched
     // by the dispatcher lanes, delivered.
@@ -192,18 +212,20 @@ try {
     const row = {
       ours: DELIVERIES / oursSeconds,
       withInsert: DELIVERIES / withInsertSeconds,
-      floor: DELIVERIES / floorSeconds,
+      floor: Math.max(...Object.values(floorRates)),
+      floors: floorRates,
       whole: DELIVERIES / wholeSeconds,
       insertMs: (withInsertSeconds - oursSeconds) * 1000,
       oursCpu: perDelivery(oursCpu),
-      floorCpu: perDelivery(floorCpu),
+      floorCpu,
     };
     if (round > 0) rows.push(row);
     log(
-      `round ${round === 0 ? '0 (warm-up, not counted)' : round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s, ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU us per delivery: ours ${cpuLine(row.oursCpu, 'worker')}; floor ${cpuLine(row.floorCpu, 'bench')}`,
+      `round ${round === 0 ? '0 (warm-up, not counted)' : round}: ours ${row.ours.toFixed(0)}/s (${row.withInsert.toFixed(0)}/s with the ${row.insertMs.toFixed(0)} ms INSERT), floor ${row.floor.toFixed(0)}/s (node:http ${row.floors['node:http'].toFixed(0)}, undici ${row.floors.undici.toFixed(0)}), ratio ${(row.ours / row.floor).toFixed(2)}, from events ${row.whole.toFixed(0)}/s; CPU us per delivery: ours ${cpuLine(row.oursCpu, 'worker')}; node:http ${cpuLine(row.floorCpu['node:http'], 'bench')}; undici ${cpuLine(row.floorCpu.undici, 'bench')}`,
     );
   }
   agent.destroy();
+  await undici.close();
 
   const failed = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'SUCCEEDED'`,
@@ -221,7 +243,11 @@ try {
   log('');
   log(`bench:webhooks — ${DELIVERIES} deliveries per round, ${ROUNDS} rounds (medians)`);
   log(formatRow(['deliveries/s, ours (outbox -> signed POST)', ours.toFixed(0)], widths));
-  log(formatRow(['deliveries/s, plain HTTP client (floor)', floor.toFixed(0)], widths));
+  log(formatRow(['deliveries/s, plain HTTP client (floor: the faster)', floor.toFixed(0)], widths));
+  for (const client of Object.keys(floors) as (keyof typeof floors)[]) {
+    const rate = median(rows.map((r) => r.floors[client]));
+    log(formatRow([`  of which ${client}`, rate.toFixed(0)], widths));
+  }
   log(
     formatRow(
       ['deliveries/s, ours with the outbox INSERT (not compared)', withInsert.toFixed(0)],
@@ -230,15 +256,31 @@ try {
   );
   log(formatRow(['deliveries/s from events (not compared)', whole.toFixed(0)], widths));
   // Each process's median over the rounds.
-  const cpuMedian = (side: 'oursCpu' | 'floorCpu'): Record<string, number> =>
+  const cpuMedian = (
+    of: (row: (typeof rows)[number]) => Record<string, number>,
+  ): Record<string, number> =>
     Object.fromEntries(
       ['worker', 'bench', 'sink', 'postgres'].map((k) => [
         k,
-        median(rows.map((r) => r[side][k] ?? 0)),
+        median(rows.map((r) => of(r)[k] ?? 0)),
       ]),
     );
-  log(formatRow(['CPU us per delivery, ours', cpuLine(cpuMedian('oursCpu'), 'worker')], widths));
-  log(formatRow(['CPU us per delivery, floor', cpuLine(cpuMedian('floorCpu'), 'bench')], widths));
+  log(
+    formatRow(
+      [
+        'CPU us per delivery, ours',
+        cpuLine(
+          cpuMedian((r) => r.oursCpu),
+          'worker',
+        ),
+      ],
+      widths,
+    ),
+  );
+  for (const client of Object.keys(floors) as (keyof typeof floors)[]) {
+    const cpu = cpuMedian((r) => r.floorCpu[client]);
+    log(formatRow([`CPU us per delivery, ${client}`, cpuLine(cpu, 'bench')], widths));
+  }
   log(formatRow(['deliveries not SUCCEEDED', failed.rows[0]?.n ?? 0], widths));
   if (statements) {
     const top = await db.query<{ ms: number; calls: number; query: string }>(

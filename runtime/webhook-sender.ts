@@ -1,6 +1,5 @@
-import http, { type ClientRequest } from 'node:http';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Client, Pool, type Dispatcher } from 'undici';
 import { refusedAddressReason } from '../domain/automation/webhook-address.js';
 import {
   WEBHOOK_RESPONSE_BYTES_KEPT,
@@ -20,8 +19,10 @@ export const PINNED_ADDRESS_TTL_MS = 10_000;
 /** Where one URL's requests go: the checked address its connections are pinned to. */
 interface Target {
   url: URL;
-  client: typeof http | typeof https;
-  lookup: LookupFunction;
+  /** The request's path and query (the origin is the dispatcher's). */
+  path: string;
+  /** Connections to the URL's origin, made to the checked address only. */
+  dispatcher: Dispatcher;
   /** When the address must be resolved and checked again (ms since the epoch). */
   expires: number;
 }
@@ -50,19 +51,19 @@ function pinnedLookup(address: string): LookupFunction {
 }
 
 /**
- * Requests past their deadline, destroyed by one timer sweeping them every `tickMs` (a timer and
- * an AbortSignal per request cost more than the request itself at thousands a second).
+ * Requests past their deadline, aborted by one timer sweeping them every `tickMs` (a timer per
+ * request costs more than the request itself at thousands a second).
  */
 function deadlines(timeoutMs: number) {
   const tickMs = Math.max(5, Math.min(1000, Math.floor(timeoutMs / 10)));
-  const open = new Map<ClientRequest, number>();
+  const open = new Map<AbortController, number>();
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = (): void => {
     const now = Date.now();
-    for (const [req, deadline] of open) {
+    for (const [request, deadline] of open) {
       if (deadline > now) continue;
-      open.delete(req);
-      req.destroy(new Error(`No answer within ${timeoutMs} ms`));
+      open.delete(request);
+      request.abort(new Error(`No answer within ${timeoutMs} ms`));
     }
     if (open.size === 0 && sweeper) {
       clearInterval(sweeper);
@@ -70,25 +71,49 @@ function deadlines(timeoutMs: number) {
     }
   };
   return {
-    watch(req: ClientRequest): void {
-      open.set(req, Date.now() + timeoutMs);
+    watch(): AbortController {
+      const request = new AbortController();
+      open.set(request, Date.now() + timeoutMs);
       sweeper ??= setInterval(sweep, tickMs).unref();
+      return request;
     },
-    done(req: ClientRequest): void {
-      open.delete(req);
+    done(request: AbortController): void {
+      open.delete(request);
     },
   };
 }
 
 /**
- * Webhooks over node's http(s): the host is resolved through `dns`, every address is checked
- * (unless `allowPrivate`), and the connection goes to the first one, checked, through a lookup
- * that answers only it, so a second resolution cannot point it elsewhere (DNS rebinding). No
+ * The first `WEBHOOK_RESPONSE_BYTES_KEPT` bytes of an answer; the rest is never read. An answer
+ * cut short (the deadline, a reset) keeps what came: its status is the outcome.
+ */
+async function firstBytes(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      kept += chunk.length;
+      // Leaving the loop destroys the body (and its connection) unread.
+      if (kept >= WEBHOOK_RESPONSE_BYTES_KEPT) break;
+    }
+  } catch {
+    // What came before the error is the answer.
+  }
+  const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  return all.subarray(0, WEBHOOK_RESPONSE_BYTES_KEPT).toString('utf8');
+}
+
+/**
+ * Webhooks over undici: the host is resolved through `dns`, every address is checked (unless
+ * `allowPrivate`), and the connection goes to the first one, checked, through a lookup that
+ * answers only it, so a second resolution cannot point it elsewhere (DNS rebinding). No
  * redirects, `timeoutMs` for the whole exchange, and only the first bytes of the answer are
  * read. No connection reuse unless `keepAlive` (event webhooks, many requests to the same few
  * endpoints): then a URL's checked address is kept for `pinnedTtlMs` (every request within it
- * goes to that address, no lookup), a kept connection was opened to an address checked when it
- * was opened, and every new one goes to the address checked for its URL.
+ * goes to that address, no lookup), and its connections are pooled per origin and address, so a
+ * kept connection was opened to an address checked when it was opened and every new one goes to
+ * the address checked for its URL.
  */
 export function createWebhookSender({
   dns,
@@ -103,17 +128,33 @@ export function createWebhookSender({
   timeoutMs?: number;
   keepAlive?: boolean;
   pinnedTtlMs?: number;
-  /** Connections per host and port at most (keep-alive only). */
+  /** Connections per origin and address at most (keep-alive only). */
   maxSockets?: number;
 }): WebhookSender {
-  const agents = keepAlive
-    ? {
-        'http:': new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
-        'https:': new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets }),
-      }
-    : undefined;
   const pinned = new Map<string, Target>();
+  const pools = new Map<string, Pool>();
   const timeouts = deadlines(timeoutMs);
+  const options = (address: string) => ({
+    connect: { lookup: pinnedLookup(address), timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+
+  /** The keep-alive pool of an origin at one checked address. */
+  function poolOf(origin: string, address: string): Pool {
+    const key = `${origin} ${address}`;
+    let pool = pools.get(key);
+    if (!pool) {
+      // A few endpoints per lane; drop them all now and then (idle connections close anyway).
+      if (pools.size > 1000) {
+        for (const old of pools.values()) void old.close();
+        pools.clear();
+      }
+      pool = new Pool(origin, { ...options(address), connections: maxSockets });
+      pools.set(key, pool);
+    }
+    return pool;
+  }
 
   async function targetOf(href: string): Promise<Target> {
     const cached = pinned.get(href);
@@ -130,61 +171,38 @@ export function createWebhookSender({
         if (reason) throw new WebhookRefusedError(reason);
       }
     }
+    const address = addresses[0] as string;
     const target: Target = {
       url,
-      client: url.protocol === 'https:' ? https : http,
-      lookup: pinnedLookup(addresses[0] as string),
+      path: `${url.pathname}${url.search}`,
+      dispatcher: keepAlive
+        ? poolOf(url.origin, address)
+        : new Client(url.origin, { ...options(address), pipelining: 0 }),
       expires: Date.now() + pinnedTtlMs,
     };
     if (keepAlive) {
-      // A few endpoints per lane; forget the expired ones now and then.
       if (pinned.size > 1000) pinned.clear();
       pinned.set(href, target);
     }
     return target;
   }
 
-  function exchange(target: Target, request: WebhookRequest): Promise<WebhookResponse> {
-    return new Promise((resolve, reject) => {
-      const req = target.client.request(
-        target.url,
-        {
-          method: request.method,
-          headers: request.headers,
-          agent: agents ? agents[target.url.protocol as 'http:' | 'https:'] : false,
-          lookup: target.lookup,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let kept = 0;
-          res.on('data', (chunk: Buffer) => {
-            if (kept < WEBHOOK_RESPONSE_BYTES_KEPT) {
-              chunks.push(chunk);
-              kept += chunk.length;
-            }
-            if (kept >= WEBHOOK_RESPONSE_BYTES_KEPT) res.destroy();
-          });
-          const done = (): void => {
-            timeouts.done(req);
-            resolve({
-              status: res.statusCode ?? 0,
-              body: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
-                .subarray(0, WEBHOOK_RESPONSE_BYTES_KEPT)
-                .toString('utf8'),
-            });
-          };
-          res.on('end', done);
-          res.on('close', done);
-          res.on('error', done);
-        },
-      );
-      timeouts.watch(req);
-      req.on('error', (error) => {
-        timeouts.done(req);
-        reject(error);
+  async function exchange(target: Target, request: WebhookRequest): Promise<WebhookResponse> {
+    const deadline = timeouts.watch();
+    try {
+      const response = await target.dispatcher.request({
+        path: target.path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body,
+        signal: deadline.signal,
       });
-      req.end(request.body);
-    });
+      return { status: response.statusCode, body: await firstBytes(response.body) };
+    } finally {
+      timeouts.done(deadline);
+      // A connection of its own is closed with its one request.
+      if (!keepAlive) void target.dispatcher.destroy();
+    }
   }
 
   return (request) => {
