@@ -50,13 +50,18 @@ function pinnedLookup(address: string): LookupFunction {
   };
 }
 
+/** Something a deadline can end. */
+interface Abortable {
+  abort(reason: Error): void;
+}
+
 /**
  * Requests past their deadline, aborted by one timer sweeping them every `tickMs` (a timer per
  * request costs more than the request itself at thousands a second).
  */
 function deadlines(timeoutMs: number) {
   const tickMs = Math.max(5, Math.min(1000, Math.floor(timeoutMs / 10)));
-  const open = new Map<AbortController, number>();
+  const open = new Map<Abortable, number>();
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = (): void => {
     const now = Date.now();
@@ -71,37 +76,84 @@ function deadlines(timeoutMs: number) {
     }
   };
   return {
-    watch(): AbortController {
-      const request = new AbortController();
+    watch(request: Abortable): void {
       open.set(request, Date.now() + timeoutMs);
       sweeper ??= setInterval(sweep, tickMs).unref();
-      return request;
     },
-    done(request: AbortController): void {
+    done(request: Abortable): void {
       open.delete(request);
     },
   };
 }
 
 /**
- * The first `WEBHOOK_RESPONSE_BYTES_KEPT` bytes of an answer; the rest is never read. An answer
- * cut short (the deadline, a reset) keeps what came: its status is the outcome.
+ * One request's answer as undici hands it over (no stream in between): its status and first
+ * `WEBHOOK_RESPONSE_BYTES_KEPT` bytes; the rest is never read. An answer cut short (the
+ * deadline, a reset, enough bytes) keeps what came: once a status came, it is the outcome.
  */
-async function firstBytes(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      kept += chunk.length;
-      // Leaving the loop destroys the body (and its connection) unread.
-      if (kept >= WEBHOOK_RESPONSE_BYTES_KEPT) break;
+class Answer implements Dispatcher.DispatchHandler, Abortable {
+  private controller: Dispatcher.DispatchController | undefined;
+  private abortedBefore: Error | undefined;
+  private status = 0;
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private resolve: (response: WebhookResponse) => void = () => undefined;
+  private reject: (error: Error) => void = () => undefined;
+  /** Settled once: the answer, or the error that came before any status. */
+  readonly done = new Promise<WebhookResponse>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
+
+  abort(reason: Error): void {
+    if (this.controller) {
+      this.controller.abort(reason);
+      return;
     }
-  } catch {
-    // What came before the error is the answer.
+    // Still waiting for a connection: failed now, and ended as soon as it has one.
+    this.abortedBefore = reason;
+    this.fail(reason);
   }
-  const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-  return all.subarray(0, WEBHOOK_RESPONSE_BYTES_KEPT).toString('utf8');
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortedBefore) controller.abort(this.abortedBefore);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    // 1xx answers are interim.
+    if (statusCode >= 200) this.status = statusCode;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.kept < WEBHOOK_RESPONSE_BYTES_KEPT) {
+      this.chunks.push(chunk);
+      this.kept += chunk.length;
+    }
+    if (this.kept >= WEBHOOK_RESPONSE_BYTES_KEPT)
+      controller.abort(new Error('Enough of the answer'));
+  }
+
+  onResponseEnd(): void {
+    this.resolve(this.response());
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.fail(error);
+  }
+
+  fail(error: Error): void {
+    if (this.status > 0) this.resolve(this.response());
+    else this.reject(error);
+  }
+
+  private response(): WebhookResponse {
+    const all = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    return {
+      status: this.status,
+      body: all.subarray(0, WEBHOOK_RESPONSE_BYTES_KEPT).toString('utf8'),
+    };
+  }
 }
 
 /**
@@ -187,22 +239,27 @@ export function createWebhookSender({
     return target;
   }
 
-  async function exchange(target: Target, request: WebhookRequest): Promise<WebhookResponse> {
-    const deadline = timeouts.watch();
+  function exchange(target: Target, request: WebhookRequest): Promise<WebhookResponse> {
+    const answer = new Answer();
+    timeouts.watch(answer);
     try {
-      const response = await target.dispatcher.request({
-        path: target.path,
-        method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers,
-        body: request.body,
-        signal: deadline.signal,
-      });
-      return { status: response.statusCode, body: await firstBytes(response.body) };
-    } finally {
-      timeouts.done(deadline);
+      target.dispatcher.dispatch(
+        {
+          path: target.path,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: request.headers,
+          body: request.body ?? null,
+        },
+        answer,
+      );
+    } catch (error) {
+      answer.fail(error as Error);
+    }
+    return answer.done.finally(() => {
+      timeouts.done(answer);
       // A connection of its own is closed with its one request.
       if (!keepAlive) void target.dispatcher.destroy();
-    }
+    });
   }
 
   return (request) => {
