@@ -18,7 +18,6 @@ export const PINNED_ADDRESS_TTL_MS = 10_000;
 
 /** Where one URL's requests go: the checked address its connections are pinned to. */
 interface Target {
-  url: URL;
   /** The request's path and query (the origin is the dispatcher's). */
   path: string;
   /** Connections to the URL's origin, made to the checked address only. */
@@ -225,7 +224,6 @@ export function createWebhookSender({
     }
     const address = addresses[0] as string;
     const target: Target = {
-      url,
       path: `${url.pathname}${url.search}`,
       dispatcher: keepAlive
         ? poolOf(url.origin, address)

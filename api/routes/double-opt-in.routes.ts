@@ -32,9 +32,17 @@ export const optInMailOf = (deps: AppDeps): OptInMail => ({
 export const isPublicKey = (auth: AuthInfo): boolean =>
   auth.principal?.type === 'key' && auth.principal.keyKind === 'public';
 
-/** A public key caller's subscriptions wait for a confirmation (read with its key). */
-export const publicKeyAsksConfirmation = (auth: AuthInfo): boolean =>
-  auth.principal?.type === 'key' && auth.principal.asksConfirmation;
+/**
+ * For a public key caller: whether its subscriptions wait for a confirmation (the project's
+ * double opt-in, read with its key) and where that email goes; undefined for any other caller.
+ */
+export const publicKeyConfirmation = (
+  auth: AuthInfo,
+  deps: AppDeps,
+): (OptInMail & { required: boolean }) | undefined =>
+  auth.principal?.type === 'key' && auth.principal.keyKind === 'public'
+    ? { ...optInMailOf(deps), required: auth.principal.asksConfirmation }
+    : undefined;
 
 const linkOf = (deps: AppDeps, token: string) =>
   `${deps.links.publicUrl}/confirm-subscription/${token}`;

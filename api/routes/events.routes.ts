@@ -11,7 +11,7 @@ import { trackEvent } from '../../domain/events/track.service.js';
 import { KEYED_BY_NAME } from '../http/auth-expectation.pure.js';
 import { idempotencyKeyOf } from '../http/idempotency-key.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
-import { isPublicKey, optInMailOf, publicKeyAsksConfirmation } from './double-opt-in.routes.js';
+import { publicKeyConfirmation } from './double-opt-in.routes.js';
 import { cursorList } from './contacts.schemas.js';
 import {
   contactIdParams,
@@ -43,9 +43,7 @@ const trackRoute = (path: string, summary: string): AnyRoute =>
         input: body,
         idempotencyKey: idempotencyKeyOf(ctx),
         // The public key's subscriptions wait for a confirmation when the project asks for one.
-        confirmation: isPublicKey(auth)
-          ? { ...optInMailOf(deps), required: publicKeyAsksConfirmation(auth) }
-          : undefined,
+        confirmation: publicKeyConfirmation(auth, deps),
       }),
     }),
   });
