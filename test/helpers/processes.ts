@@ -24,6 +24,9 @@ function commandOf(entry: string): { flags: string[]; file: string; env: Record<
   return { flags: execArgv, file, env };
 }
 
+/** How long `stop` waits after its signal before it kills the process outright. */
+const STOP_GRACE_MS = 45_000;
+
 export interface RunningProcess {
   child: ChildProcess;
   output: () => string;
@@ -101,7 +104,17 @@ export function runEntryPoint(
     exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // As the supervisor does: a part still up after the grace is killed. It should never come
+      // to that (a part exits by itself 30 s after SIGTERM at the latest), so say so loudly with
+      // what the part printed last.
+      const late = setTimeout(() => {
+        process.stderr.write(
+          `[processes] ${entry} (pid ${child.pid}) still running ${STOP_GRACE_MS} ms after ${signal}; killing it. Last output:\n${output.slice(-3000)}\n`,
+        );
+        child.kill('SIGKILL');
+      }, STOP_GRACE_MS);
       await exited;
+      clearTimeout(late);
     },
   };
 }
