@@ -22,6 +22,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
+import { resetStatements, topStatements } from './lib/pg-statements.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
@@ -64,7 +65,6 @@ const stack = await startBenchStack(log, {
   },
 });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
-const statements = process.env.BENCH_PG_STATEMENTS === '1';
 const verdict: string[] = [];
 
 /** Until every delivery queued so far is recorded (so no phase overlaps the one before). */
@@ -82,7 +82,6 @@ async function waitForRecorded(timeoutMs = 120_000): Promise<void> {
 
 try {
   await db.connect();
-  if (statements) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const worker = await stack.startWorker();
   const pids = { worker: worker.child.pid as number, sink: sink.child.pid as number };
   const snapshot = () =>
@@ -144,7 +143,7 @@ try {
     oursCpu: Record<string, number>;
     floorCpu: Record<keyof typeof floors, Record<string, number>>;
   }[] = [];
-  if (statements) await db.query('SELECT pg_stat_statements_reset()');
+  await resetStatements(stack.databaseUrl);
   // Round 0 warms every path up (compiled hot code, pooled connections) and is not counted.
   for (let round = 0; round <= ROUNDS; round += 1) {
     // Ours: the deliveries queued in one statement, the lanes woken, the clock running until the
@@ -282,15 +281,8 @@ try {
     log(formatRow([`CPU us per delivery, ${client}`, cpuLine(cpu, 'bench')], widths));
   }
   log(formatRow(['deliveries not SUCCEEDED', failed.rows[0]?.n ?? 0], widths));
-  if (statements) {
-    const top = await db.query<{ ms: number; calls: number; query: string }>(
-      `SELECT calls, round(total_exec_time)::int AS ms,
-              left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 10`,
-    );
-    for (const r of top.rows)
-      log(`${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls  ${r.query}`);
-  }
+  const top = await topStatements(stack.databaseUrl, 10);
+  if (top) log(top);
   // What went wrong in the worker meanwhile, if anything (warnings and errors, the first few).
   const troubles = worker
     .output()

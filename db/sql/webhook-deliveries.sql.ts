@@ -126,12 +126,21 @@ const DUE_UNLEASED = `d.queue = $1 AND d.status = 'PENDING' AND d.next_attempt_a
 const DISABLED_FOR_FAILING = 'The endpoint was disabled after failing for too long';
 
 /**
+ * How long after an endpoint is disabled for failing the claims look for deliveries queued for it
+ * meanwhile (a dispatcher that read it enabled, committing after the disabling failed the rest).
+ * That race lasts a dispatcher's transaction; the window bounds the sweep to the few endpoints
+ * disabled lately, found through their log index, instead of every due row joined to endpoints.
+ */
+const SWEEP_WINDOW = '1 hour';
+
+/**
  * Claims up to `limit` due PENDING deliveries of `queue` whose endpoint is enabled, for
  * `leaseSeconds` (`leased_until`: due again then, should the claimer die before recording the
  * attempt). The lease is in no index, so the claim is a HOT update; leased rows are passed over
- * in the due index (as many as the lanes have in flight). Due deliveries of an endpoint
- * disabled for failing are FAILED on the way (a dispatcher may have queued one while the
- * endpoint was being disabled).
+ * in the due index (as many as the lanes have in flight). The claimed rows are found by their
+ * ids in the primary key (a join with the CTE let the planner hash the whole table, the log
+ * included). Due deliveries of an endpoint disabled for failing in the last `SWEEP_WINDOW` are
+ * FAILED on the way (a dispatcher may have queued one while the endpoint was being disabled).
  */
 export async function claimWebhookDeliveries(
   sql: Sql,
@@ -141,8 +150,8 @@ export async function claimWebhookDeliveries(
     `WITH swept AS (
        UPDATE webhook_deliveries d SET status = 'FAILED', last_error = $4
          FROM webhook_endpoints e
-        WHERE ${DUE_UNLEASED}
-          AND e.id = d.endpoint_id AND e.disabled_for_failing),
+        WHERE e.disabled_for_failing AND e.disabled_at > now() - interval '${SWEEP_WINDOW}'
+          AND d.endpoint_id = e.id AND ${DUE_UNLEASED}),
      due AS (
        SELECT d.id FROM webhook_deliveries d
          JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
@@ -151,7 +160,7 @@ export async function claimWebhookDeliveries(
         FOR UPDATE OF d SKIP LOCKED),
      claimed AS (
        UPDATE webhook_deliveries d SET leased_until = now() + make_interval(secs => $3)
-         FROM due WHERE d.id = due.id
+        WHERE d.id = ANY(ARRAY(SELECT id FROM due))
        RETURNING d.id, d.endpoint_id, d.payload::text AS body, d.attempts, d.created_at,
                  d.retry_until)
      SELECT c.*, e.url, e.secret,

@@ -17,7 +17,10 @@ const { sql } = databasePool({ max: 2 });
 // shared table depends on what the other test files wrote beside it.
 const { sql: session } = databasePool({ max: 1 });
 
-async function queueDeliveries(count: number): Promise<{ queue: string; ids: string[] }> {
+async function queueDeliveries(
+  count: number,
+  { disabledForFailingAgo }: { disabledForFailingAgo?: string } = {},
+): Promise<{ queue: string; ids: string[]; endpointId: string }> {
   const { projectId } = await seedProjectRows(sql, { name: 'leases', contacts: 0 });
   const endpointId = randomUUID();
   await sql.query(
@@ -25,6 +28,14 @@ async function queueDeliveries(count: number): Promise<{ queue: string; ids: str
      VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{}', 'sealed')`,
     [endpointId, projectId],
   );
+  if (disabledForFailingAgo) {
+    await sql.query(
+      `UPDATE webhook_endpoints
+          SET enabled = false, disabled_for_failing = true, disabled_at = now() - $2::interval
+        WHERE id = $1`,
+      [endpointId, disabledForFailingAgo],
+    );
+  }
   const queue = `leases-${randomUUID()}`;
   const ids = Array.from({ length: count }, () => randomUUID());
   await sql.query(
@@ -33,7 +44,7 @@ async function queueDeliveries(count: number): Promise<{ queue: string; ids: str
        FROM unnest($4::uuid[]) AS id`,
     [projectId, endpointId, queue, ids],
   );
-  return { queue, ids };
+  return { queue, ids, endpointId };
 }
 
 /** The HOT updates of this transaction on the table the name stands for in this session. */
@@ -102,5 +113,29 @@ describe('webhook delivery leases', () => {
     });
     const next = await claimWebhookDeliveries(sql, { queue, limit: 10, leaseSeconds: 60 });
     expect(next.map((r) => [r.id, r.attempts])).toEqual([[now!.id, 1]]);
+  });
+
+  it('fails what was queued for an endpoint disabled for failing in the last hour, on the way', async () => {
+    const statuses = async (endpointId: string) =>
+      (
+        await sql.query<{ status: string; last_error: string | null }>(
+          'SELECT status, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
+          [endpointId],
+        )
+      ).map((r) => [r.status, r.last_error]);
+    // Disabled a minute ago: a dispatcher may have queued these while it was being disabled.
+    const lately = await queueDeliveries(2, { disabledForFailingAgo: '1 minute' });
+    expect(
+      await claimWebhookDeliveries(sql, { queue: lately.queue, limit: 10, leaseSeconds: 60 }),
+    ).toEqual([]);
+    const failed = ['FAILED', 'The endpoint was disabled after failing for too long'];
+    expect(await statuses(lately.endpointId)).toEqual([failed, failed]);
+    // Disabled two hours ago: no dispatcher was queueing for it; its rows are passed over, as a
+    // disabled endpoint's are.
+    const long = await queueDeliveries(1, { disabledForFailingAgo: '2 hours' });
+    expect(
+      await claimWebhookDeliveries(sql, { queue: long.queue, limit: 10, leaseSeconds: 60 }),
+    ).toEqual([]);
+    expect(await statuses(long.endpointId)).toEqual([['PENDING', null]]);
   });
 });
