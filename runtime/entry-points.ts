@@ -22,6 +22,9 @@ export const ENTRY_RUNTIME = {
   { nodeFlags: readonly string[]; env: Readonly<Record<string, string>> }
 >;
 
+/** How long an entry point's shutdown may take before it exits anyway (runtime/shutdown.ts). */
+export const FORCED_EXIT_MS = 30_000;
+
 /** Where `npm run build:server` writes them, one file each (runtime/server-bundle.ts). */
 export const SERVER_BUNDLE_DIR = path.join(PROJECT_ROOT, 'dist', 'server');
 

@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { FORCED_EXIT_MS } from './entry-points.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -22,7 +23,7 @@ export function onShutdown(
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 30_000);
+    }, FORCED_EXIT_MS);
     force.unref();
     steps()
       .then(() => process.exit(0))

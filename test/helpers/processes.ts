@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import {
   bundledEntryCommand,
+  FORCED_EXIT_MS,
   SERVER_ENTRIES,
   type ServerEntry,
 } from '../../runtime/entry-points.js';
@@ -25,7 +26,7 @@ function commandOf(entry: string): { flags: string[]; file: string; env: Record<
 }
 
 /** How long `stop` waits after its signal before it kills the process outright. */
-const STOP_GRACE_MS = 45_000;
+const STOP_GRACE_MS = FORCED_EXIT_MS + 15_000;
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -105,8 +106,8 @@ export function runEntryPoint(
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       // As the supervisor does: a part still up after the grace is killed. It should never come
-      // to that (a part exits by itself 30 s after SIGTERM at the latest), so say so loudly with
-      // what the part printed last.
+      // to that (a part exits by itself FORCED_EXIT_MS after SIGTERM at the latest), so say so
+      // loudly with what the part printed last.
       const late = setTimeout(() => {
         process.stderr.write(
           `[processes] ${entry} (pid ${child.pid}) still running ${STOP_GRACE_MS} ms after ${signal}; killing it. Last output:\n${output.slice(-3000)}\n`,
