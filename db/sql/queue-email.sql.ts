@@ -3,6 +3,7 @@ import {
   contactUpsertParams,
   type ContactUpsertRow,
 } from './contact-upsert.sql.js';
+import type { BillingCategory } from '../../domain/billing/billing-vocabulary.pure.js';
 import type { AcceptedEmailStatus, EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import type { TrackingKind } from '../../domain/tracking/tracking-choice.pure.js';
@@ -29,27 +30,41 @@ export interface SendTemplateRow {
   reply_to: string | null;
 }
 
-/** The template a send names (when it names one) and the project's verified domains, at once. */
+/**
+ * The template a send names (when it names one), the project's verified domains and, when a
+ * category is given, the project's monthly cap of it (undefined: none), in one statement.
+ */
 export async function findSendContext(
   sql: Sql,
-  { projectId, templateId }: { projectId: string; templateId?: string },
+  {
+    projectId,
+    templateId,
+    capCategory,
+  }: { projectId: string; templateId?: string; capCategory?: BillingCategory },
 ): Promise<{
   template: SendTemplateRow | null;
   verifiedDomains: { id: string; domain: string }[];
+  cap: number | undefined;
 }> {
   const [row] = await sql.query<{
     template: SendTemplateRow | null;
     domains: { id: string; domain: string }[];
+    cap: number | null;
   }>(
     `SELECT (SELECT to_jsonb(t) FROM (
                SELECT id, type, subject, body, from_address, from_name, reply_to
                  FROM templates WHERE id = $2 AND project_id = $1) t) AS template,
             coalesce((SELECT jsonb_agg(jsonb_build_object('id', id, 'domain', domain))
-                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains`,
-    [projectId, templateId ?? null],
+                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains,
+            (SELECT monthly_cap FROM billing_caps WHERE project_id = $1 AND category = $3) AS cap`,
+    [projectId, templateId ?? null, capCategory ?? null],
     'send-context',
   );
-  return { template: row?.template ?? null, verifiedDomains: row?.domains ?? [] };
+  return {
+    template: row?.template ?? null,
+    verifiedDomains: row?.domains ?? [],
+    cap: row?.cap ?? undefined,
+  };
 }
 
 export interface QueuedEmailRow {

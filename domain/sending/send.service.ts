@@ -1,7 +1,7 @@
 import { insertAttachments } from '../../db/sql/attachments.sql.js';
 import { findSendContext, upsertContactAndQueueEmail } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { capOf, chargeCap } from '../billing/billing.service.js';
+import { chargeCap } from '../billing/billing.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
 import { notFound, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -124,9 +124,11 @@ export async function sendEmails({
   input: SendInput;
   idempotencyKey?: string;
 }): Promise<SendResult> {
-  const { template, verifiedDomains } = await findSendContext(sql, {
+  // The project's transactional cap comes with the context: one round trip fewer a send.
+  const { template, verifiedDomains, cap } = await findSendContext(sql, {
     projectId,
     templateId: input.templateId,
+    capCategory: 'transactional',
   });
   if (input.templateId && !template) throw notFound('Template');
   const planned = planSend({
@@ -148,7 +150,6 @@ export async function sendEmails({
 
   // All recipients commit together (with the key claim, attachments and the cap's count) or not
   // at all; one recipient with nothing else to write is a single statement, atomic by itself.
-  const cap = await capOf({ sql, projectId, category: 'transactional' });
   const single =
     plan.recipients.length === 1 &&
     plan.attachments.length === 0 &&

@@ -5,7 +5,7 @@ import {
   queueExecutionEmail,
 } from '../../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../../db/sql/sql.js';
-import { capOf, chargeCap } from '../../billing/billing.service.js';
+import { chargeCap } from '../../billing/billing.service.js';
 import { matchSenderDomain } from '../../domains/sender-domain.pure.js';
 import { DomainError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -58,9 +58,10 @@ export const sendEmailStep: StepDefinition<'SEND_EMAIL'> = {
   help: '`{templateId}`',
   config: z.strictObject({ templateId: z.uuid() }),
   async run({ sql, emailNotifier, ref, step, scope }) {
-    const { template, verifiedDomains } = await findSendContext(sql, {
+    const { template, verifiedDomains, cap } = await findSendContext(sql, {
       projectId: ref.projectId,
       templateId: step.config.templateId,
+      capCategory: 'workflows',
     });
     if (!template) return { error: `Template ${step.config.templateId} no longer exists` };
     const domain = matchSenderDomain(verifiedDomains, template.from_address);
@@ -83,7 +84,6 @@ export const sendEmailStep: StepDefinition<'SEND_EMAIL'> = {
         executionId: ref.executionId,
         stepId: step.id,
       });
-    const cap = await capOf({ sql, projectId: ref.projectId, category: 'workflows' });
     let email: Awaited<ReturnType<typeof queue>>;
     try {
       email =
