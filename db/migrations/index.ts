@@ -29,6 +29,7 @@ import { Migration20261208100000_campaign_recipients_cascade } from './Migration
 import { Migration20261209100000_webhook_deliveries_project_index } from './Migration20261209100000_webhook_deliveries_project_index.js';
 import { Migration20261210100000_email_event_counts } from './Migration20261210100000_email_event_counts.js';
 import { Migration20261211100000_webhook_delivery_leases } from './Migration20261211100000_webhook_delivery_leases.js';
+import { Migration20261212100000_event_outbox_interest } from './Migration20261212100000_event_outbox_interest.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -99,5 +100,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261211100000_webhook_delivery_leases',
     class: Migration20261211100000_webhook_delivery_leases,
+  },
+  {
+    name: 'Migration20261212100000_event_outbox_interest',
+    class: Migration20261212100000_event_outbox_interest,
   },
 ];
