@@ -4,7 +4,11 @@ import { answerClientError } from '../api/http/client-error.js';
 import type { Orm } from '../db/orm.js';
 import { createSql, createSqlPool } from '../db/sql/sql.js';
 import { createAppDeps } from './app-deps.js';
-import { AUTOMATION_PENDING_CHANNEL, EMAIL_QUEUED_CHANNEL } from '../db/sql/wakeups.sql.js';
+import {
+  AUTOMATION_PENDING_CHANNEL,
+  EMAIL_QUEUED_CHANNEL,
+  WEBHOOKS_PENDING_CHANNEL,
+} from '../db/sql/wakeups.sql.js';
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
@@ -77,6 +81,11 @@ export async function startApi({
     channel: AUTOMATION_PENDING_CHANNEL,
     logger,
   });
+  const webhookNotifier = createPgQueueNotifier({
+    url: databaseUrl,
+    channel: WEBHOOKS_PENDING_CHANNEL,
+    logger,
+  });
   const tentative = createAppDeps({
     config,
     orm,
@@ -86,6 +95,7 @@ export async function startApi({
     rateLimiter,
     queueNotifier,
     dispatchNotifier,
+    webhookNotifier,
     fetchText: createTextFetcher(),
     logger,
     smtpSubmission: null,
@@ -183,6 +193,7 @@ export async function startApi({
       await engine.close();
       await queueNotifier.close();
       await dispatchNotifier.close();
+      await webhookNotifier.close();
       await pool.end();
     },
   };

@@ -26,6 +26,7 @@ export function createAppDeps({
   rateLimiter,
   queueNotifier,
   dispatchNotifier,
+  webhookNotifier,
   fetchText,
   logger,
   smtpSubmission = null,
@@ -39,6 +40,8 @@ export function createAppDeps({
   queueNotifier: QueueNotifier;
   /** Wakes the automation dispatcher of a queue (events recorded, commands written). */
   dispatchNotifier: QueueNotifier;
+  /** Wakes the webhook lanes of a queue (a test event or a retry queued). */
+  webhookNotifier: QueueNotifier;
   fetchText: FetchText;
   logger: Logger;
   /** SMTP submission as this API runs it; null when it is off. */
@@ -114,7 +117,7 @@ export function createAppDeps({
       allowPrivate: config.webhookAllowPrivate,
       encryptionKey: secrets.ENCRYPTION_KEY,
       queue: config.temporal.taskQueue,
-      dispatchNotifier,
+      webhookNotifier,
     },
   };
 }

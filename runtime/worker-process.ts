@@ -10,7 +10,11 @@ import { connectWorker, createWorker, ensureSearchAttributes } from '../temporal
 import { createDnsResolver } from './dns-resolver.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { AUTOMATION_PENDING_CHANNEL, EMAIL_QUEUED_CHANNEL } from '../db/sql/wakeups.sql.js';
+import {
+  AUTOMATION_PENDING_CHANNEL,
+  EMAIL_QUEUED_CHANNEL,
+  WEBHOOKS_PENDING_CHANNEL,
+} from '../db/sql/wakeups.sql.js';
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { startPgQueueWakeups } from './pg-queue-wakeups.js';
 import { createWebhookSender } from './webhook-sender.js';
@@ -82,6 +86,12 @@ export async function startWorker({
     queue: temporal.taskQueue,
     logger,
   });
+  const webhookWakeups = await startPgQueueWakeups({
+    url: databaseUrl,
+    channel: WEBHOOKS_PENDING_CHANNEL,
+    queue: temporal.taskQueue,
+    logger,
+  });
   // Mail that workflows' SEND_EMAIL steps queue wakes the delivery lanes like mail the API queues.
   const emailNotifier = createPgQueueNotifier({
     url: databaseUrl,
@@ -149,6 +159,7 @@ export async function startWorker({
       campaignWatchSeconds: config.campaignWatchSeconds,
       emailNotifier,
       dispatchWakeups,
+      webhookWakeups,
       automationDispatch,
       sendWebhook: createWebhookSender({ dns, allowPrivate: config.webhookAllowPrivate }),
       sendEventWebhook: createWebhookSender({
@@ -171,6 +182,7 @@ export async function startWorker({
     mailer.close();
     await wakeups.close();
     await dispatchWakeups.close();
+    await webhookWakeups.close();
     await emailNotifier.close();
     await connection.close();
     await pool.end();

@@ -9,6 +9,13 @@ export const EMAIL_QUEUED_CHANNEL = 'email_queued';
  */
 export const AUTOMATION_PENDING_CHANNEL = 'automation_pending';
 
+/**
+ * The channel on which webhook lanes hear that the API queued deliveries (a test event, a retry;
+ * payload: the task queue). Apart from AUTOMATION_PENDING_CHANNEL: every tracked event notifies
+ * that one, and the webhook lanes of each dispatch lane would otherwise run a claim for each.
+ */
+export const WEBHOOKS_PENDING_CHANNEL = 'webhooks_pending';
+
 /** What a listening connection runs to hear about `channel`. */
 export const listenTo = (channel: string): string => `LISTEN ${channel}`;
 

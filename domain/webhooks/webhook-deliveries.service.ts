@@ -78,7 +78,7 @@ export async function retryWebhookDelivery({
   if (!row) {
     throw conflict(`The delivery is ${found.status} already`, 'Wait for its next attempt.');
   }
-  settings.dispatchNotifier.queued(queue);
+  settings.webhookNotifier.queued(queue);
   return toDeliveryView(row);
 }
 
@@ -91,7 +91,7 @@ export async function retryFailedWebhookDeliveries({
   const { sql, queue } = settings;
   await requireEnabledEndpoint(sql, ref);
   const retried = await retryFailedRows(sql, { endpointId: ref.endpointId, since, queue });
-  if (retried > 0) settings.dispatchNotifier.queued(queue);
+  if (retried > 0) settings.webhookNotifier.queued(queue);
   return { retried };
 }
 
@@ -109,6 +109,6 @@ export async function sendWebhookTestEvent({
     payload: testEventPayload({ endpointId: ref.endpointId, now: new Date() }),
     queue,
   });
-  settings.dispatchNotifier.queued(queue);
+  settings.webhookNotifier.queued(queue);
   return toDeliveryView(row);
 }

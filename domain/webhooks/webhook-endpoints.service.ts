@@ -27,8 +27,8 @@ export interface WebhookSettings {
   encryptionKey: string;
   /** Test events and retries asked for through this API are sent by this queue's workers. */
   queue: string;
-  /** Wakes the dispatcher lanes of a queue (which send its webhooks too). */
-  dispatchNotifier: QueueNotifier;
+  /** Wakes the webhook lanes of a queue. */
+  webhookNotifier: QueueNotifier;
 }
 
 export interface EndpointRef {

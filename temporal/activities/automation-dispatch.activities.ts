@@ -21,11 +21,15 @@ export function createAutomationDispatchActivities({
   emailNotifier,
   engine,
   wakeups,
+  webhookWakeups,
   dispatch,
   webhooks,
 }: StepRunDeps & {
   engine: WorkflowEngine;
+  /** Events recorded, commands waiting: the dispatch lane's wake-up. */
   wakeups: QueueWakeups;
+  /** Deliveries the API queued: the webhook lane's wake-up (besides the dispatcher's own). */
+  webhookWakeups: QueueWakeups;
   dispatch: AutomationDispatchSettings;
   /** How the lanes send event webhooks (the dispatcher queues them). */
   webhooks: Omit<WebhookDeliveryDeps, 'sql' | 'engine'>;
@@ -75,7 +79,7 @@ export function createAutomationDispatchActivities({
               engine,
               ...webhooks,
               queue: dispatch.queue,
-              wakeups,
+              wakeups: webhookWakeups,
               local: queued,
               runForMs: runForSeconds * 1000,
               signal,

@@ -57,6 +57,8 @@ export interface ActivityDeps {
   emailNotifier: QueueNotifier;
   /** Wakes this worker's automation dispatch lanes when events are recorded. */
   dispatchWakeups: QueueWakeups;
+  /** Wakes this worker's webhook lanes when the API queued deliveries (tests, retries). */
+  webhookWakeups: QueueWakeups;
   automationDispatch: AutomationDispatchSettings;
   sendWebhook: WebhookSender;
   /** Sends event webhooks to customers' endpoints (the same address rules, connections kept). */
@@ -111,6 +113,7 @@ export function createActivities(deps: ActivityDeps) {
       emailNotifier: deps.emailNotifier,
       engine: deps.engine,
       wakeups: deps.dispatchWakeups,
+      webhookWakeups: deps.webhookWakeups,
       dispatch: deps.automationDispatch,
       webhooks: {
         send: deps.sendEventWebhook,

@@ -84,6 +84,7 @@ async function runWorker<T>(
         campaignBatchSize: 1000,
         emailNotifier: { queued: () => undefined },
         dispatchWakeups: wakeups,
+        webhookWakeups: wakeups,
         automationDispatch: { queue: taskQueue, lanes: 1, laneSeconds: 60 },
         sendWebhook: createWebhookSender({
           dns: createDnsResolver({ servers: ['127.0.0.1:9'], timeoutMs: 200 }),
