@@ -1,5 +1,6 @@
 // With BENCH_PG_STATEMENTS=1 (pg_stat_statements loaded by startBenchStack): where PostgreSQL's
-// time went, by statement, heaviest first, since the last reset.
+// time went, by statement, heaviest first, since the last reset. Planning time shows too when
+// it is counted (BENCH_PG_SETTINGS=pg_stat_statements.track_planning=on).
 import pg from 'pg';
 
 const enabled = (): boolean => process.env.BENCH_PG_STATEMENTS === '1';
@@ -26,13 +27,16 @@ export async function topStatements(databaseUrl: string, limit = 12): Promise<st
   if (!enabled()) return undefined;
   return withClient(databaseUrl, async (db) => {
     const { rows } = await db.query(
-      `SELECT calls, round(total_exec_time)::int AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+      `SELECT calls, round(total_exec_time)::int AS ms, round(total_plan_time)::int AS plan_ms,
               left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT $1`,
+         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
       [limit],
     );
     return rows
-      .map((r) => `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls  ${r.query}`)
+      .map(
+        (r) =>
+          `${String(r.ms).padStart(7)} ms ${r.plan_ms > 0 ? `(+${r.plan_ms} ms planning) ` : ''}${String(r.calls).padStart(7)} calls  ${r.query}`,
+      )
       .join('\n');
   });
 }
