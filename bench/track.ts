@@ -2,9 +2,9 @@
 // 100,000-row CSV import, each next to a floor measured in the same run. Prints figures, the CPU
 // each process spent per request (server, worker, PostgreSQL, the load client), the ratio
 // ours/floor and issue 28's targets with PASS/MISS (req/s >= 0.9 of the floor, p99 <= 1.5x the
-// floor's). As production runs: the worker is up, so the automation outbox every tracked event
-// enters is drained by the dispatch lanes meanwhile, the project has an enabled workflow (its
-// trigger never tracked here), and the per-project rate limiter counts every request (its limit
+// floor's). As production runs: the worker is up, so its dispatch lanes wake on every tracked
+// event's notice, the project has an enabled workflow (its trigger never tracked here, so the
+// events enter no outbox), and the per-project rate limiter counts every request (its limit
 // set out of reach: at the default 1,000 a minute one project could not be loaded at all;
 // rate-limit tests hold the limit). Settings: BENCH_SECONDS (20), BENCH_CONNECTIONS (50),
 // BENCH_IMPORT_ROWS (100000); BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement during

@@ -201,7 +201,7 @@ async function carryOut({
  * one batch: a batch costs the same statements whether it holds one event or hundreds, and
  * without the linger a steady stream of tracked events was dispatched a few at a time (about
  * 0.3 ms of worker CPU per event under bench:track). An event that matches nothing costs one row
- * deleted, no Temporal call.
+ * deleted, no Temporal call; one nothing of its project could use never enters the outbox.
  */
 export async function runDispatchLane({
   sql,
