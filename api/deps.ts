@@ -12,6 +12,7 @@ import type {
 import type { ReportSettings } from '../domain/inbound/delivery-reports.service.js';
 import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
 import type { SendDeps } from '../domain/sending/send.service.js';
+import type { TrackWrites } from '../domain/events/track-writes.js';
 import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { LinkSettings } from '../domain/tracking/tracking.service.js';
 import type { UploadSettings } from '../domain/uploads/uploads.service.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   domains: DomainSettings;
   sending: SendDeps;
   automation: AutomationDeps;
+  /** Plain tracks of this process, written together when they come together. */
+  trackWrites: TrackWrites;
   campaigns: CampaignDeps;
   links: LinkSettings;
   uploads: UploadSettings;

@@ -12,6 +12,8 @@ import type {
   RateLimiter,
   WorkflowEngine,
 } from '../domain/shared/ports.js';
+import { createTrackWrites } from '../domain/events/track-writes.js';
+import { createSendWrites } from '../domain/sending/send-writes.js';
 import type { Config } from './config.js';
 import { createStripePayments } from './stripe-payments.js';
 import type { Logger } from './logger.js';
@@ -77,6 +79,7 @@ export function createAppDeps({
       sql,
       deliveryQueue: config.temporal.taskQueue,
       queueNotifier,
+      writes: createSendWrites({ sql }),
     },
     // Campaigns sent through this API are delivered by the workers of its task queue.
     campaigns: {
@@ -87,6 +90,7 @@ export function createAppDeps({
     },
     // Executions started through this API run on its task queue.
     automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
+    trackWrites: createTrackWrites({ sql }),
     links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },
     uploads: { sql, dataDir: config.dataDir, publicUrl },
     feedback: {

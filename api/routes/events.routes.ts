@@ -39,6 +39,7 @@ const trackRoute = (path: string, summary: string): AnyRoute =>
       data: await trackEvent({
         sql,
         dispatch: deps.automation,
+        writes: deps.trackWrites,
         projectId: projectIdOf(auth),
         input: body,
         idempotencyKey: idempotencyKeyOf(ctx),

@@ -1,6 +1,7 @@
 // With BENCH_PG_STATEMENTS=1 (pg_stat_statements loaded by startBenchStack): where PostgreSQL's
 // time went, by statement, heaviest first, since the last reset. Planning time shows too when
-// it is counted (BENCH_PG_SETTINGS=pg_stat_statements.track_planning=on).
+// it is counted (BENCH_PG_SETTINGS=pg_stat_statements.track_planning=on); statements run by
+// triggers are counted apart with pg_stat_statements.track=all; BENCH_PG_TOP lines (12).
 import pg from 'pg';
 
 const enabled = (): boolean => process.env.BENCH_PG_STATEMENTS === '1';
@@ -30,7 +31,7 @@ export async function topStatements(databaseUrl: string, limit = 12): Promise<st
       `SELECT calls, round(total_exec_time)::int AS ms, round(total_plan_time)::int AS plan_ms,
               left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
          FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
-      [limit],
+      [Number(process.env.BENCH_PG_TOP ?? limit)],
     );
     return rows
       .map(

@@ -88,62 +88,84 @@ export interface QueuedEmailRow {
 }
 
 /**
- * A send's own values, by outbox column, after CONTACT_UPSERT_CTES's $1-$4 (its $2 is the
- * project). `variables` are the caller's, which templateVariablesSql lays over the contact's.
+ * A send's own values per recipient, by outbox column, read from $5 (a JSON array, one object per
+ * recipient with its CONTACT_UPSERT_CTES `ord`) as the rows `sent` (judgeRecipientSql takes `s` and `r`); `opens` and `clicks` are the
+ * send's own tracking (NULL where it gives none). `variables` are the caller's, which
+ * templateVariablesSql lays over the contact's.
  */
-const EMAIL = namedParams(
-  {
-    id: 'uuid',
-    template_id: 'uuid',
-    domain_id: 'uuid',
-    to_name: null,
-    from_address: null,
-    from_name: null,
-    reply_to: null,
-    subject: null,
-    body: null,
-    type: null,
-    headers: 'jsonb',
-    variables: 'jsonb',
-    attachment_ids: 'uuid[]',
-    delivery_queue: null,
-  },
-  { first: 5 },
-);
-
-/** The send's own tracking setting (NULL where it gives none), after EMAIL's. */
-const SEND_TRACKING = namedParams(
-  { opens: 'boolean', clicks: 'boolean' } satisfies Record<TrackingKind, string>,
-  { first: 5 + EMAIL.names.length },
-);
+const SEND_COLUMNS = {
+  ord: 'int',
+  id: 'uuid',
+  template_id: 'uuid',
+  domain_id: 'uuid',
+  to_name: 'text',
+  from_address: 'text',
+  from_name: 'text',
+  reply_to: 'text',
+  subject: 'text',
+  body: 'text',
+  type: 'text',
+  headers: 'jsonb',
+  variables: 'jsonb',
+  attachment_ids: 'uuid[]',
+  delivery_queue: 'text',
+  opens: 'boolean',
+  clicks: 'boolean',
+} as const satisfies Record<string, string>;
+type SendColumn = keyof typeof SEND_COLUMNS;
+const S = Object.fromEntries(Object.keys(SEND_COLUMNS).map((c) => [c, `sent.${c}`])) as Record<
+  SendColumn,
+  string
+>;
 
 /** Built once: the statement text is the same for every send (and prepared by name). */
-const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
+const QUEUE_EMAILS_SQL = `${CONTACT_UPSERT_CTES},
+     sends AS (
+       SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(${Object.entries(SEND_COLUMNS)
+         .map(([column, type]) => `${column} ${type}`)
+         .join(', ')})
+     ),
      queued AS (
        ${insertEmailsSql({
          values: {
-           ...EMAIL.$,
+           id: S.id,
+           template_id: S.template_id,
+           domain_id: S.domain_id,
+           to_name: S.to_name,
+           from_address: S.from_address,
+           from_name: S.from_name,
+           reply_to: S.reply_to,
+           subject: S.subject,
+           body: S.body,
+           type: S.type,
+           headers: S.headers,
+           attachment_ids: S.attachment_ids,
+           delivery_queue: S.delivery_queue,
            project_id: '$2::uuid',
            contact_id: 'f.id',
            to_address: 'f.email',
            ...JUDGED_OUTBOX_VALUES,
            variables: templateVariablesSql({
              data: 'f.data',
-             extra: EMAIL.$.variables,
+             extra: S.variables,
              email: 'f.email',
              id: 'f.id',
            }),
            created_at: 'now()',
            ...trackingSql({
-             levels: [SEND_TRACKING.$, templateTrackingLevel(EMAIL.$.template_id)],
+             levels: [
+               { opens: S.opens, clicks: S.clicks } satisfies Record<TrackingKind, string>,
+               templateTrackingLevel(S.template_id),
+             ],
              projectId: '$2::uuid',
            }),
          },
          from: `FROM flagged f
+                JOIN sends sent ON sent.ord = f.ord
                 ${judgeRecipientSql({
                   projectId: '$2::uuid',
                   email: 'f.email',
-                  unsubscribedBlocks: `${EMAIL.$.type} = 'MARKETING'`,
+                  unsubscribedBlocks: `${S.type} = 'MARKETING'`,
                   subscribed: 'f.subscribed',
                   // Sent to the address on purpose by the project's own server.
                   awaitingOptIn: 'false',
@@ -151,8 +173,9 @@ const QUEUE_EMAIL_SQL = `${CONTACT_UPSERT_CTES},
          returning: 'id, contact_id, status',
        })}
      )
-     SELECT q.contact_id, f.email, q.id AS email_id, q.status
-       FROM queued q JOIN flagged f ON f.id = q.contact_id`;
+     SELECT f.ord, q.contact_id, f.email, q.id AS email_id, q.status
+       FROM queued q JOIN flagged f ON f.id = q.contact_id
+      ORDER BY f.ord`;
 
 export interface QueuedEmailResult {
   contact_id: string;
@@ -161,56 +184,68 @@ export interface QueuedEmailResult {
   status: AcceptedEmailStatus;
 }
 
+/** One recipient of a send: the contact to upsert and the email to write for it. */
+export interface QueuedSend {
+  contact: ContactUpsertRow;
+  email: QueuedEmailRow;
+}
+
 /**
- * Upserts one recipient as a contact (data rules and subscription events as in upsertContacts)
- * and writes its email row, in ONE statement. The row is SUPPRESSED when the address is on the
- * project's suppression list, or for marketing mail to an unsubscribed contact; otherwise QUEUED.
+ * Upserts each recipient as a contact (data rules and subscription events as in upsertContacts)
+ * and writes its email row, in ONE statement; recipients must have distinct addresses. A row is
+ * SUPPRESSED when the address is on the project's suppression list, or for marketing mail to an
+ * unsubscribed contact; otherwise QUEUED. Results come back in input order.
  */
-export async function upsertContactAndQueueEmail(
+export async function upsertContactsAndQueueEmails(
   sql: Sql,
   {
     projectId,
-    contact,
+    sends,
     defaultSubscribed,
     source,
-    email,
   }: {
     projectId: string;
-    contact: ContactUpsertRow;
+    sends: QueuedSend[];
     defaultSubscribed: boolean;
     source: string;
-    email: QueuedEmailRow;
   },
-): Promise<QueuedEmailResult> {
-  const [row] = await sql.query<QueuedEmailResult>(
-    QUEUE_EMAIL_SQL,
+): Promise<QueuedEmailResult[]> {
+  if (sends.length === 0) return [];
+  const perRecipient = sends.map(({ email }, ord) => ({
+    ord,
+    id: email.id,
+    template_id: email.templateId,
+    domain_id: email.domainId,
+    to_name: email.toName,
+    from_address: email.fromAddress,
+    from_name: email.fromName,
+    reply_to: email.replyTo,
+    subject: email.subject,
+    body: email.body,
+    type: email.type,
+    headers: email.headers,
+    variables: email.variables,
+    attachment_ids: email.attachmentIds,
+    delivery_queue: email.deliveryQueue,
+    opens: email.tracking?.opens ?? null,
+    clicks: email.tracking?.clicks ?? null,
+  })) satisfies Record<SendColumn, unknown>[];
+  const rows = await sql.query<QueuedEmailResult & { ord: number }>(
+    QUEUE_EMAILS_SQL,
     [
-      ...contactUpsertParams({ projectId, rows: [contact], defaultSubscribed, source }),
-      ...EMAIL.values({
-        id: email.id,
-        template_id: email.templateId,
-        domain_id: email.domainId,
-        to_name: email.toName,
-        from_address: email.fromAddress,
-        from_name: email.fromName,
-        reply_to: email.replyTo,
-        subject: email.subject,
-        body: email.body,
-        type: email.type,
-        headers: JSON.stringify(email.headers),
-        variables: JSON.stringify(email.variables),
-        attachment_ids: email.attachmentIds,
-        delivery_queue: email.deliveryQueue,
+      ...contactUpsertParams({
+        projectId,
+        rows: sends.map((send) => send.contact),
+        defaultSubscribed,
+        source,
       }),
-      ...SEND_TRACKING.values({
-        opens: email.tracking?.opens ?? null,
-        clicks: email.tracking?.clicks ?? null,
-      }),
+      JSON.stringify(perRecipient),
     ],
-    'queue-email',
+    'queue-emails',
   );
-  if (!row) throw new Error('The contact and email write returned no row');
-  return row;
+  if (rows.length !== sends.length)
+    throw new Error(`The contact and email write returned ${rows.length} of ${sends.length} rows`);
+  return rows;
 }
 
 const STEP_EMAIL = namedParams({

@@ -8,6 +8,7 @@ import { newId } from '../shared/ids.js';
 import type { QueueNotifier } from '../shared/ports.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { isReservedEventName } from './event-names.pure.js';
+import type { TrackWrites } from './track-writes.js';
 
 export interface TrackInput {
   email: string;
@@ -24,8 +25,9 @@ export interface TrackResult {
 
 /**
  * Records a tracked event: the contact is created or updated (data rules, subscription flip and
- * its event) and the event is recorded, all in one statement; the events table's trigger puts it
- * in the automation outbox, and the dispatcher is woken. Every call records a new event; an
+ * its event) and the event is recorded, all in one statement (shared with the project's
+ * concurrent plain tracks, see track-writes.ts); the events table's trigger puts it in the
+ * automation outbox when something uses it, and the dispatcher is woken. Every call records a new event; an
  * Idempotency-Key makes a retry a 409 instead.
  *
  * The public key cannot subscribe anyone by itself when the project asks for a confirmation
@@ -35,6 +37,7 @@ export interface TrackResult {
 export async function trackEvent({
   sql,
   dispatch,
+  writes,
   projectId,
   input,
   idempotencyKey,
@@ -43,6 +46,8 @@ export async function trackEvent({
   sql: Sql;
   /** The task queue whose dispatcher takes this API's events, and its wake-up. */
   dispatch: { queue: string; dispatchNotifier: QueueNotifier };
+  /** The process's shared writer of plain tracks (see track-writes.ts). */
+  writes: TrackWrites;
   projectId: string;
   input: TrackInput;
   idempotencyKey?: string;
@@ -65,7 +70,17 @@ export async function trackEvent({
   const contact = contactWrite({ email: input.email, data: sorted });
   const event = { id: eventId, name, data: eventData(sorted) };
   const asking = confirmation?.required === true && input.subscribed !== false;
-  const { row, confirmationQueued } = await withIdempotencyKey(
+  const row = { ...contact, subscribed: input.subscribed ?? null, event };
+  if (!idempotencyKey && !asking) {
+    const written = await writes({ projectId, row });
+    dispatch.dispatchNotifier.queued(dispatch.queue);
+    return {
+      contact: written.id,
+      event: eventId,
+      timestamp: new Date(written.updated_at).toISOString(),
+    };
+  }
+  const { row: upserted, confirmationQueued } = await withIdempotencyKey(
     { sql, projectId, key: idempotencyKey, scope: 'track' },
     async (tx) => {
       if (asking) {
@@ -80,17 +95,21 @@ export async function trackEvent({
           resend: false,
         });
       }
-      const [upserted] = await upsertContacts(tx, {
+      const [written] = await upsertContacts(tx, {
         projectId,
         defaultSubscribed: true,
         source: 'track',
-        rows: [{ ...contact, subscribed: input.subscribed ?? null, event }],
+        rows: [row],
       });
-      return { row: upserted, confirmationQueued: false };
+      return { row: written, confirmationQueued: false };
     },
   );
-  if (!row) throw new Error('The contact upsert returned no row');
+  if (!upserted) throw new Error('The contact upsert returned no row');
   dispatch.dispatchNotifier.queued(dispatch.queue);
   if (confirmationQueued) confirmation?.queueNotifier.queued(confirmation.deliveryQueue);
-  return { contact: row.id, event: eventId, timestamp: new Date(row.updated_at).toISOString() };
+  return {
+    contact: upserted.id,
+    event: eventId,
+    timestamp: new Date(upserted.updated_at).toISOString(),
+  };
 }

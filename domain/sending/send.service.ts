@@ -1,5 +1,10 @@
 import { insertAttachments } from '../../db/sql/attachments.sql.js';
-import { findSendContext, upsertContactAndQueueEmail } from '../../db/sql/queue-email.sql.js';
+import {
+  findSendContext,
+  upsertContactsAndQueueEmails,
+  type QueuedEmailResult,
+  type QueuedSend,
+} from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { chargeCap } from '../billing/billing.service.js';
 import { withIdempotencyKey } from '../idempotency/idempotency.service.js';
@@ -9,6 +14,7 @@ import type { QueueNotifier } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
 import type { AcceptedEmailStatus } from './email-status.pure.js';
 import { planSend, type SendInput, type SendPlan } from './send-request.pure.js';
+import type { SendWrites } from './send-writes.js';
 
 export type { SendInput } from './send-request.pure.js';
 
@@ -18,6 +24,8 @@ export interface SendDeps {
   /** The task queue whose workers deliver this API's mail. */
   deliveryQueue: string;
   queueNotifier: QueueNotifier;
+  /** The process's shared writer of plain single-recipient sends (see send-writes.ts). */
+  writes: SendWrites;
 }
 
 export interface SendResult {
@@ -28,6 +36,53 @@ export interface SendResult {
   }[];
   timestamp: string;
 }
+
+/** What one recipient of `plan` writes: its contact and its email row. */
+function recipientSend({
+  plan,
+  recipient,
+  attachmentIds,
+  deliveryQueue,
+}: {
+  plan: SendPlan;
+  recipient: SendPlan['recipients'][number];
+  attachmentIds: string[];
+  deliveryQueue: string;
+}): QueuedSend {
+  return {
+    contact: {
+      id: newId(),
+      email: recipient.email,
+      subscribed: plan.subscribed,
+      set: plan.contactData.set,
+      unset: plan.contactData.unset,
+      flipEventId: newId(),
+    },
+    email: {
+      id: newId(),
+      templateId: plan.templateId,
+      domainId: plan.domainId,
+      toName: recipient.name,
+      fromAddress: plan.fromAddress,
+      fromName: plan.fromName,
+      replyTo: plan.replyTo,
+      subject: plan.subject,
+      body: plan.body,
+      type: plan.type,
+      headers: plan.headers,
+      variables: plan.variables,
+      attachmentIds,
+      deliveryQueue,
+      tracking: plan.tracking,
+    },
+  };
+}
+
+const answerOf = (queued: QueuedEmailResult): SendResult['emails'][number] => ({
+  contact: { id: queued.contact_id, email: queued.email },
+  email: queued.email_id,
+  status: queued.status,
+});
 
 /**
  * Writes an accepted send in one transaction (claiming the Idempotency-Key when given): the
@@ -64,44 +119,18 @@ function writeSend({
       content: a.content.replace(/\s+/g, ''),
     }));
     await insertAttachments(tx, { projectId, attachments });
+    const attachmentIds = attachments.map((a) => a.id);
     const out: SendResult['emails'] = [];
     // One after another: each recipient's own upsert and email row (spec rule 2).
     for (const recipient of plan.recipients) {
-      const queued = await upsertContactAndQueueEmail(tx, {
+      const [queued] = await upsertContactsAndQueueEmails(tx, {
         projectId,
         defaultSubscribed: false,
         source: 'send',
-        contact: {
-          id: newId(),
-          email: recipient.email,
-          subscribed: plan.subscribed,
-          set: plan.contactData.set,
-          unset: plan.contactData.unset,
-          flipEventId: newId(),
-        },
-        email: {
-          id: newId(),
-          templateId: plan.templateId,
-          domainId: plan.domainId,
-          toName: recipient.name,
-          fromAddress: plan.fromAddress,
-          fromName: plan.fromName,
-          replyTo: plan.replyTo,
-          subject: plan.subject,
-          body: plan.body,
-          type: plan.type,
-          headers: plan.headers,
-          variables: plan.variables,
-          attachmentIds: attachments.map((a) => a.id),
-          deliveryQueue,
-          tracking: plan.tracking,
-        },
+        sends: [recipientSend({ plan, recipient, attachmentIds, deliveryQueue })],
       });
-      out.push({
-        contact: { id: queued.contact_id, email: queued.email },
-        email: queued.email_id,
-        status: queued.status,
-      });
+      if (!queued) throw new Error('The contact and email write returned no row');
+      out.push(answerOf(queued));
     }
     return out;
   });
@@ -116,6 +145,7 @@ export async function sendEmails({
   sql,
   deliveryQueue,
   queueNotifier,
+  writes,
   projectId,
   input,
   idempotencyKey,
@@ -149,15 +179,27 @@ export async function sendEmails({
   const { plan } = planned;
 
   // All recipients commit together (with the key claim, attachments and the cap's count) or not
-  // at all; one recipient with nothing else to write is a single statement, atomic by itself.
+  // at all; one recipient with nothing else to write is a single statement, atomic by itself,
+  // shared with the project's concurrent sends of the same kind.
+  const [recipient] = plan.recipients;
   const single =
+    recipient !== undefined &&
     plan.recipients.length === 1 &&
     plan.attachments.length === 0 &&
     !idempotencyKey &&
     cap === undefined;
-  const write = (outer: Sql) =>
-    writeSend({ sql: outer, deliveryQueue, cap, projectId, plan, idempotencyKey });
-  const written = single ? await write(sql) : await sql.transaction(write);
+  const written = single
+    ? [
+        answerOf(
+          await writes({
+            projectId,
+            send: recipientSend({ plan, recipient, attachmentIds: [], deliveryQueue }),
+          }),
+        ),
+      ]
+    : await sql.transaction((tx) =>
+        writeSend({ sql: tx, deliveryQueue, cap, projectId, plan, idempotencyKey }),
+      );
   if (written.some((w) => w.status === 'QUEUED')) queueNotifier.queued(deliveryQueue);
   return { emails: written, timestamp: new Date().toISOString() };
 }

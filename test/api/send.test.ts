@@ -258,6 +258,80 @@ describe('POST /v1/send', () => {
     await expectNothingSentTo(to);
   });
 
+  it('writes concurrent sends together, each answered with its own email, judged on its own', async () => {
+    const { project, sk, domain } = await sender();
+    const suppressed = uniqueEmail('batch-suppressed');
+    await withDatabase((db) =>
+      db.query(
+        `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, $2, 'hard_bounce')`,
+        [project.id, suppressed],
+      ),
+    );
+    // 30 addresses sent to twice each and one suppressed address, all at once.
+    const addresses = Array.from({ length: 30 }, (_, i) => uniqueEmail(`batch${i}`));
+    const calls = [...addresses, ...addresses, suppressed].map((to, n) => ({ to, n }));
+    const results = await Promise.all(
+      calls.map(({ to, n }) =>
+        stack.api.post('/v1/send', {
+          ...sk,
+          body: {
+            to,
+            subject: `Batch ${n} {{ plan }}`,
+            body: '<p>Hi</p>',
+            from: `team@${domain}`,
+            data: { plan: `p${n}` },
+          },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(calls.length).fill(200));
+    const answers = results.map((r) => r.body.data.emails[0]);
+    expect(answers.map((a) => a.status)).toEqual([...Array(60).fill('QUEUED'), 'SUPPRESSED']);
+
+    // Delivered, each with its own data: the email row keeps the subject as rendered then.
+    await waitForStatus(
+      answers.filter((a) => a.status === 'QUEUED').map((a) => a.email),
+      'SENT',
+    );
+    const rows = await withDatabase(
+      async (db) =>
+        (
+          await db.query<{
+            id: string;
+            to_address: string;
+            contact_id: string;
+            subject: string;
+            at: string;
+          }>(
+            // The time as text: a Date would drop its microseconds.
+            `SELECT id, to_address, contact_id, subject, created_at::text AS at
+               FROM emails WHERE id = ANY($1::uuid[])`,
+            [answers.map((a) => a.email)],
+          )
+        ).rows,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    calls.forEach(({ to, n }, i) => {
+      const answer = answers[i];
+      expect(answer.contact.email).toBe(to);
+      expect(byId.get(answer.email), to).toMatchObject({
+        to_address: to,
+        contact_id: answer.contact.id,
+        subject: n < 60 ? `Batch ${n} p${n}` : `Batch ${n} {{ plan }}`,
+      });
+    });
+    // Emails written in one statement share its transaction's time: 61 sends, fewer statements.
+    expect(new Set(rows.map((r) => r.at)).size).toBeLessThan(calls.length);
+
+    const received = stack.smtp.messages.filter((m) => m.parsed.subject?.startsWith('Batch '));
+    for (const { to, n } of calls.slice(0, 60))
+      expect(
+        received.some((m) => m.to.includes(to) && m.parsed.subject === `Batch ${n} p${n}`),
+        to,
+      ).toBe(true);
+    await expectNothingSentTo(suppressed);
+  });
+
   it('suppresses marketing mail to unsubscribed contacts and anything to a suppressed address', async () => {
     const { project, sk, domain } = await sender();
     const marketing = (

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDatabase } from '../helpers/database.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
@@ -149,6 +150,68 @@ describe('POST /v1/track', () => {
     for (let i = 0; i < 50; i += 1) expect(contact.data[`k${i}`]).toBe(i);
     expect((await stack.api.get('/contacts', sk)).body.total).toBe(1);
     expect((await stack.api.get('/events?event=race', sk)).body.total).toBe(50);
+  });
+
+  it('writes concurrent tracks together, each answered with its own contact and event', async () => {
+    const { project } = await projectFixture(stack.api);
+    const other = await projectFixture(stack.api);
+    // 60 contacts of this project tracked twice each, and 20 of another project, all at once.
+    const emails = Array.from({ length: 60 }, (_, i) => uniqueEmail(`batch${i}`));
+    const calls = [
+      ...[...emails, ...emails].map((email, i) => ({ key: project.publicKey, email, n: i })),
+      ...emails
+        .slice(0, 20)
+        .map((email, i) => ({ key: other.project.publicKey, email, n: 200 + i })),
+    ];
+    const results = await Promise.all(
+      calls.map(({ key, email, n }) =>
+        stack.api.post('/v1/track', {
+          key,
+          body: { email, event: 'batched', data: { [`k${n}`]: n } },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(calls.length).fill(200));
+
+    const rows = await withDatabase(
+      async (db) =>
+        (
+          await db.query<{
+            id: string;
+            project_id: string;
+            contact_id: string;
+            email: string;
+            data: Record<string, number>;
+            at: string;
+          }>(
+            // The time as text: a Date would drop its microseconds.
+            `SELECT e.id, e.project_id, e.contact_id, c.email, e.data, e.created_at::text AS at
+               FROM events e JOIN contacts c ON c.id = e.contact_id
+              WHERE e.project_id = ANY($1::uuid[]) AND e.name = 'batched'`,
+            [[project.id, other.project.id]],
+          )
+        ).rows,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.size).toBe(calls.length);
+    // Each answer names the event it wrote, and that event is its own contact's, with its data.
+    calls.forEach((call, i) => {
+      const answer = results[i]?.body.data;
+      expect(byId.get(answer.event), call.email).toMatchObject({
+        contact_id: answer.contact,
+        email: call.email,
+        project_id: call.key === project.publicKey ? project.id : other.project.id,
+        data: { [`k${call.n}`]: call.n },
+      });
+    });
+    // Both calls of a contact reached its data.
+    const sk = { key: project.secretKey };
+    const contact = (await stack.api.get(`/contacts/${results[0]?.body.data.contact}`, sk)).body;
+    expect(contact.data).toMatchObject({ k0: 0, k60: 60 });
+    // Events written in one statement share its transaction's time: the 120 tracks of the
+    // project did not take 120 statements.
+    const times = new Set(rows.filter((r) => r.project_id === project.id).map((r) => r.at));
+    expect(times.size).toBeLessThan(120);
   });
 
   it('answers a reused Idempotency-Key with 409 and records one event', async () => {

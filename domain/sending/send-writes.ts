@@ -1,0 +1,34 @@
+import {
+  upsertContactsAndQueueEmails,
+  type QueuedEmailResult,
+  type QueuedSend,
+} from '../../db/sql/queue-email.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
+import { createGroupCommit } from '../shared/group-commit.js';
+
+/** Writes one recipient's contact and email row for a project. */
+export type SendWrites = (args: {
+  projectId: string;
+  send: QueuedSend;
+}) => Promise<QueuedEmailResult>;
+
+/**
+ * The plain single-recipient send (no Idempotency-Key, attachments or monthly cap to charge):
+ * concurrent sends of a project share one statement (createGroupCommit), two to the same address
+ * never. What a send answers is the same either way: its own contact and email, after its commit.
+ * One per API process.
+ */
+export function createSendWrites({ sql, maxBatch }: { sql: Sql; maxBatch?: number }): SendWrites {
+  const commit = createGroupCommit<QueuedSend, QueuedEmailResult>({
+    maxBatch,
+    distinctBy: (send) => send.contact.email,
+    write: (projectId, sends) =>
+      upsertContactsAndQueueEmails(sql, {
+        projectId,
+        sends,
+        defaultSubscribed: false,
+        source: 'send',
+      }),
+  });
+  return ({ projectId, send }) => commit(projectId, send);
+}
