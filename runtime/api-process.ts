@@ -9,7 +9,7 @@ import {
   EMAIL_QUEUED_CHANNEL,
   WEBHOOKS_PENDING_CHANNEL,
 } from '../db/sql/wakeups.sql.js';
-import { createPgQueueNotifier } from './pg-queue-notifier.js';
+import { createPgQueueNotifiers } from './pg-queue-notifier.js';
 import { TemporalWorkflowEngine } from '../temporal/client.js';
 import type { TemporalSettings } from '../temporal/connection-options.js';
 import type { Config } from './config.js';
@@ -71,25 +71,22 @@ export async function startApi({
     onIdleError: (error) => logger.warn({ err: error }, 'an idle database connection failed'),
   });
   const rateLimiter = createPgRateLimiter({ pool, perMinute: config.rateLimitPerMinute });
-  const queueNotifier = createPgQueueNotifier({
+  // One connection wakes the lanes of every kind: mail queued, events recorded or commands
+  // written (every tracked event asks, whether or not it entered the outbox, and each notice
+  // costs both dispatch lanes a run: 50 ms between notices keeps that near 20 runs a second under
+  // load, for at most 50 ms more before a workflow starts), test events and retries queued.
+  const wake = createPgQueueNotifiers({
     url: databaseUrl,
-    channel: EMAIL_QUEUED_CHANNEL,
+    channels: {
+      [EMAIL_QUEUED_CHANNEL]: { coalesceMs: 10 },
+      [AUTOMATION_PENDING_CHANNEL]: { coalesceMs: 50 },
+      [WEBHOOKS_PENDING_CHANNEL]: { coalesceMs: 10 },
+    },
     logger,
   });
-  // Every tracked event wakes the dispatcher, whether or not it entered the outbox (the trigger
-  // decides), and each wake-up costs both dispatch lanes a run: 50 ms between notices keeps that
-  // near 20 runs a second under load, for at most 50 ms more before a workflow starts.
-  const dispatchNotifier = createPgQueueNotifier({
-    url: databaseUrl,
-    channel: AUTOMATION_PENDING_CHANNEL,
-    logger,
-    coalesceMs: 50,
-  });
-  const webhookNotifier = createPgQueueNotifier({
-    url: databaseUrl,
-    channel: WEBHOOKS_PENDING_CHANNEL,
-    logger,
-  });
+  const queueNotifier = wake.notifiers[EMAIL_QUEUED_CHANNEL];
+  const dispatchNotifier = wake.notifiers[AUTOMATION_PENDING_CHANNEL];
+  const webhookNotifier = wake.notifiers[WEBHOOKS_PENDING_CHANNEL];
   const tentative = createAppDeps({
     config,
     orm,
@@ -195,9 +192,7 @@ export async function startApi({
         server.closeIdleConnections();
       });
       await engine.close();
-      await queueNotifier.close();
-      await dispatchNotifier.close();
-      await webhookNotifier.close();
+      await wake.close();
       await pool.end();
     },
   };

@@ -4,13 +4,70 @@ import type { QueueNotifier } from '../domain/shared/ports.js';
 import type { Logger } from './logger.js';
 
 /**
- * Wakes the listeners of `channel` (delivery lanes after mail was queued, the automation
- * dispatcher after events were recorded): one NOTIFY per queue at most every `coalesceMs`,
- * in a transaction of its own that does not wait for the disk. NOTIFY inside the accepting
+ * Wakes the listeners of each of `channels` (delivery lanes after mail was queued, the automation
+ * dispatcher after events were recorded, webhook lanes): per channel, one NOTIFY per queue at
+ * most every `coalesceMs` (that channel's setting), over one connection for them all, each in a
+ * transaction of its own that does not wait for the disk. NOTIFY inside the accepting
  * transaction would hold PostgreSQL's global notify lock through that transaction's commit and
- * serialize every accepting commit (measured: accept p50 35 ms with it, 15 ms without). A wake-up
- * lost to a crash costs nothing but latency: lanes also look for work every few seconds.
+ * serialize every accepting commit (measured: accept p50 35 ms with it, 15 ms without). A
+ * wake-up lost to a crash costs nothing but latency: lanes also look for work every few seconds.
  */
+export function createPgQueueNotifiers<C extends string>({
+  url,
+  channels,
+  logger,
+}: {
+  url: string;
+  channels: Record<C, { coalesceMs: number }>;
+  logger: Logger;
+}): { notifiers: Record<C, QueueNotifier>; close(): Promise<void> } {
+  const pool = createSqlPool({
+    url,
+    max: 1,
+    asynchronousCommit: true,
+    onIdleError: (error) => logger.warn({ err: error }, 'queue notifier connection failed'),
+  });
+  const sql = createSql(pool);
+  const flushes: (() => void)[] = [];
+
+  const notifierOf = (channel: string, coalesceMs: number): QueueNotifier => {
+    const pending = new Set<string>();
+    let timer: NodeJS.Timeout | undefined;
+    const flush = (): void => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (pending.size === 0) return;
+      const queues = [...pending];
+      pending.clear();
+      notifyQueues(sql, { channel, queues }).catch((error: unknown) =>
+        logger.warn({ err: error, channel }, 'could not wake the listeners'),
+      );
+    };
+    flushes.push(flush);
+    return {
+      queued(queue) {
+        pending.add(queue);
+        timer ??= setTimeout(flush, coalesceMs);
+      },
+    };
+  };
+
+  const notifiers = Object.fromEntries(
+    (Object.entries(channels) as [C, { coalesceMs: number }][]).map(([channel, { coalesceMs }]) => [
+      channel,
+      notifierOf(channel, coalesceMs),
+    ]),
+  ) as Record<C, QueueNotifier>;
+  return {
+    notifiers,
+    async close() {
+      for (const flush of flushes) flush();
+      await pool.end();
+    },
+  };
+}
+
+/** createPgQueueNotifiers for one channel. */
 export function createPgQueueNotifier({
   url,
   channel,
@@ -22,37 +79,10 @@ export function createPgQueueNotifier({
   logger: Logger;
   coalesceMs?: number;
 }): QueueNotifier & { close(): Promise<void> } {
-  const pool = createSqlPool({
+  const { notifiers, close } = createPgQueueNotifiers({
     url,
-    max: 1,
-    asynchronousCommit: true,
-    onIdleError: (error) =>
-      logger.warn({ err: error, channel }, 'queue notifier connection failed'),
+    channels: { [channel]: { coalesceMs } },
+    logger,
   });
-  const sql = createSql(pool);
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-
-  const flush = (): void => {
-    timer = undefined;
-    const queues = [...pending];
-    pending.clear();
-    notifyQueues(sql, { channel, queues }).catch((error: unknown) =>
-      logger.warn({ err: error, channel }, 'could not wake the listeners'),
-    );
-  };
-
-  return {
-    queued(queue) {
-      pending.add(queue);
-      timer ??= setTimeout(flush, coalesceMs);
-    },
-    async close() {
-      if (timer) {
-        clearTimeout(timer);
-        flush();
-      }
-      await pool.end();
-    },
-  };
+  return { ...(notifiers[channel] as QueueNotifier), close };
 }

@@ -16,7 +16,7 @@ import {
   WEBHOOKS_PENDING_CHANNEL,
 } from '../db/sql/wakeups.sql.js';
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
-import { startPgQueueWakeups } from './pg-queue-wakeups.js';
+import { startPgChannelWakeups } from './pg-queue-wakeups.js';
 import { createWebhookSender } from './webhook-sender.js';
 import { createSmtpMailer } from './smtp-mailer.js';
 
@@ -74,24 +74,16 @@ export async function startWorker({
   const mailer = createSmtpMailer({ url: smtpUrl, poolSize: config.smtpPoolSize });
   const emailDelivery = { queue: temporal.taskQueue, ...config.emailDelivery };
   const automationDispatch = { queue: temporal.taskQueue, ...config.automationDispatch };
-  const wakeups = await startPgQueueWakeups({
+  // One LISTEN connection for the three kinds of work the API and other workers wake lanes for.
+  const listener = await startPgChannelWakeups({
     url: databaseUrl,
-    channel: EMAIL_QUEUED_CHANNEL,
+    channels: [EMAIL_QUEUED_CHANNEL, AUTOMATION_PENDING_CHANNEL, WEBHOOKS_PENDING_CHANNEL],
     queue: temporal.taskQueue,
     logger,
   });
-  const dispatchWakeups = await startPgQueueWakeups({
-    url: databaseUrl,
-    channel: AUTOMATION_PENDING_CHANNEL,
-    queue: temporal.taskQueue,
-    logger,
-  });
-  const webhookWakeups = await startPgQueueWakeups({
-    url: databaseUrl,
-    channel: WEBHOOKS_PENDING_CHANNEL,
-    queue: temporal.taskQueue,
-    logger,
-  });
+  const wakeups = listener.wakeups[EMAIL_QUEUED_CHANNEL];
+  const dispatchWakeups = listener.wakeups[AUTOMATION_PENDING_CHANNEL];
+  const webhookWakeups = listener.wakeups[WEBHOOKS_PENDING_CHANNEL];
   // Mail that workflows' SEND_EMAIL steps queue wakes the delivery lanes like mail the API queues.
   const emailNotifier = createPgQueueNotifier({
     url: databaseUrl,
@@ -180,9 +172,7 @@ export async function startWorker({
   );
   const done = worker.run().finally(async () => {
     mailer.close();
-    await wakeups.close();
-    await dispatchWakeups.close();
-    await webhookWakeups.close();
+    await listener.close();
     await emailNotifier.close();
     await connection.close();
     await pool.end();

@@ -1,9 +1,13 @@
-import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
+import {
+  AUTOMATION_PENDING_CHANNEL,
+  EMAIL_QUEUED_CHANNEL,
+  WEBHOOKS_PENDING_CHANNEL,
+} from '../../db/sql/wakeups.sql.js';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, inject } from 'vitest';
 import { createLogger } from '../../runtime/logger.js';
-import { createPgQueueNotifier } from '../../runtime/pg-queue-notifier.js';
-import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
+import { createPgQueueNotifier, createPgQueueNotifiers } from '../../runtime/pg-queue-notifier.js';
+import { startPgChannelWakeups, startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
 const closers: (() => Promise<void>)[] = [];
@@ -63,5 +67,42 @@ describe('delivery lane wake-ups over LISTEN/NOTIFY', () => {
     abort.abort();
     await waiting;
     expect(abort.signal.aborted).toBe(true);
+  });
+
+  it('carries several channels on one connection each way: a notice wakes its own channel alone', async () => {
+    const url = inject('stack').databaseUrl;
+    const queue = `q-${randomUUID()}`;
+    const channels = [
+      EMAIL_QUEUED_CHANNEL,
+      AUTOMATION_PENDING_CHANNEL,
+      WEBHOOKS_PENDING_CHANNEL,
+    ] as const;
+    const listener = await startPgChannelWakeups({ url, channels, queue, logger });
+    closers.push(listener.close);
+    const wake = createPgQueueNotifiers({
+      url,
+      channels: {
+        [EMAIL_QUEUED_CHANNEL]: { coalesceMs: 10 },
+        [AUTOMATION_PENDING_CHANNEL]: { coalesceMs: 50 },
+        [WEBHOOKS_PENDING_CHANNEL]: { coalesceMs: 10 },
+      },
+      logger,
+    });
+    closers.push(wake.close);
+
+    for (const channel of channels) {
+      const seen = new Map(channels.map((c) => [c, listener.wakeups[c].generation()]));
+      const waiting = listener.wakeups[channel].waitForChange(seen.get(channel) ?? -1, 600_000);
+      wake.notifiers[channel].queued(queue);
+      await waiting;
+      for (const other of channels) {
+        if (other === channel)
+          expect(listener.wakeups[other].generation()).toBeGreaterThan(seen.get(other) ?? -1);
+        else
+          expect(listener.wakeups[other].generation(), `${other} woken by ${channel}`).toBe(
+            seen.get(other),
+          );
+      }
+    }
   });
 });
