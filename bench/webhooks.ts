@@ -20,6 +20,7 @@ import http from 'node:http';
 import pLimit from 'p-limit';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { AUTOMATION_PENDING_CHANNEL, WEBHOOKS_PENDING_CHANNEL } from '../db/sql/wakeups.sql.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { resetStatements, topStatements } from './lib/pg-statements.js';
@@ -130,7 +131,10 @@ try {
   const floors = { 'node:http': post, undici: undiciPost } as const;
 
   const queue = stack.env.TEMPORAL_TASK_QUEUE ?? 'mailwright';
-  const wake = () => db.query(`SELECT pg_notify('automation_pending', $1)`, [queue]);
+  // The webhook lanes hear queued deliveries on their own channel; the dispatcher, events.
+  const wake = () => db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_PENDING_CHANNEL, queue]);
+  const wakeDispatcher = () =>
+    db.query('SELECT pg_notify($1, $2)', [AUTOMATION_PENDING_CHANNEL, queue]);
   const rows: {
     ours: number;
     withInsert: number;
@@ -203,7 +207,7 @@ try {
          FROM generate_series(1, $3::int) AS n`,
       [project.id, contact!.id, DELIVERIES],
     );
-    await wake();
+    await wakeDispatcher();
     await waitForPosts(DELIVERIES);
     const wholeSeconds = (performance.now() - wholeStarted) / 1000;
     await waitForRecorded();
