@@ -4,6 +4,14 @@ import { Migration } from '@mikro-orm/migrations';
 const TRIGGER_KEY = `case when n.name ~ '^segment\\.[^.]+\\.entry$' and n.data ? 'segmentId'
                     then 'segment-entry:' || (n.data ->> 'segmentId') else n.name end`;
 
+/** Records the names the graphs of `graphs` (a table of workflow_graphs rows) wait for. */
+const insertWaitEvents = (graphs: string) =>
+  `insert into workflow_wait_events (project_id, name, workflow_id)
+   select distinct w.project_id, e.name, w.id
+     from ${graphs} g join workflows w on w.id = g.workflow_id,
+          unnest(g.wait_events) as e(name)
+   on conflict do nothing`;
+
 /**
  * An event enters the automation outbox only when something of its project can use it: an
  * enabled workflow it triggers (by trigger key), a workflow graph that waits for its name (any
@@ -29,19 +37,11 @@ export class Migration20261212100000_event_outbox_interest extends Migration {
     this.addSql(
       `create index "workflow_wait_events_workflow_id_index" on "workflow_wait_events" ("workflow_id");`,
     );
-    this.addSql(`insert into "workflow_wait_events" ("project_id", "name", "workflow_id")
-      select distinct w.project_id, e.name, w.id
-        from workflow_graphs g join workflows w on w.id = g.workflow_id,
-             unnest(g.wait_events) as e(name)
-      on conflict do nothing;`);
+    this.addSql(`${insertWaitEvents('workflow_graphs')};`);
     this.addSql(`create or replace function mw_workflow_graphs_wait_events() returns trigger
       language plpgsql as $$
       begin
-        insert into workflow_wait_events (project_id, name, workflow_id)
-        select distinct w.project_id, e.name, w.id
-          from new_graphs g join workflows w on w.id = g.workflow_id,
-               unnest(g.wait_events) as e(name)
-        on conflict do nothing;
+        ${insertWaitEvents('new_graphs')};
         return null;
       end
       $$;`);

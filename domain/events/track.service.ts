@@ -27,8 +27,8 @@ export interface TrackResult {
  * Records a tracked event: the contact is created or updated (data rules, subscription flip and
  * its event) and the event is recorded, all in one statement (shared with the project's
  * concurrent plain tracks, see track-writes.ts); the events table's trigger puts it in the
- * automation outbox when something uses it, and the dispatcher is woken. Every call records a new event; an
- * Idempotency-Key makes a retry a 409 instead.
+ * automation outbox when something uses it, and the dispatcher is woken. Every call records a
+ * new event; an Idempotency-Key makes a retry a 409 instead.
  *
  * The public key cannot subscribe anyone by itself when the project asks for a confirmation
  * (double opt-in): a new contact it creates (unless `subscribed: false`) and a contact it sends
@@ -71,39 +71,35 @@ export async function trackEvent({
   const event = { id: eventId, name, data: eventData(sorted) };
   const asking = confirmation?.required === true && input.subscribed !== false;
   const row = { ...contact, subscribed: input.subscribed ?? null, event };
-  if (!idempotencyKey && !asking) {
-    const written = await writes({ projectId, row });
-    dispatch.dispatchNotifier.queued(dispatch.queue);
-    return {
-      contact: written.id,
-      event: eventId,
-      timestamp: new Date(written.updated_at).toISOString(),
-    };
-  }
-  const { row: upserted, confirmationQueued } = await withIdempotencyKey(
-    { sql, projectId, key: idempotencyKey, scope: 'track' },
-    async (tx) => {
-      if (asking) {
-        return upsertAskingConfirmation({
-          sql: tx,
-          mail: confirmation,
-          projectId,
-          contact,
-          source: 'track',
-          event,
-          asks: (upserted) => input.subscribed === true || upserted.inserted,
-          resend: false,
-        });
-      }
-      const [written] = await upsertContacts(tx, {
-        projectId,
-        defaultSubscribed: true,
-        source: 'track',
-        rows: [row],
-      });
-      return { row: written, confirmationQueued: false };
-    },
-  );
+  // A plain track shares its statement with the project's concurrent ones; a keyed or asking one
+  // writes in a transaction of its own.
+  const plain = !idempotencyKey && !asking;
+  const { row: upserted, confirmationQueued } = plain
+    ? { row: await writes({ projectId, row }), confirmationQueued: false }
+    : await withIdempotencyKey(
+        { sql, projectId, key: idempotencyKey, scope: 'track' },
+        async (tx) => {
+          if (asking) {
+            return upsertAskingConfirmation({
+              sql: tx,
+              mail: confirmation,
+              projectId,
+              contact,
+              source: 'track',
+              event,
+              asks: (upserted) => input.subscribed === true || upserted.inserted,
+              resend: false,
+            });
+          }
+          const [written] = await upsertContacts(tx, {
+            projectId,
+            defaultSubscribed: true,
+            source: 'track',
+            rows: [row],
+          });
+          return { row: written, confirmationQueued: false };
+        },
+      );
   if (!upserted) throw new Error('The contact upsert returned no row');
   dispatch.dispatchNotifier.queued(dispatch.queue);
   if (confirmationQueued) confirmation?.queueNotifier.queued(confirmation.deliveryQueue);
