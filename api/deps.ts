@@ -13,6 +13,7 @@ import type { ReportSettings } from '../domain/inbound/delivery-reports.service.
 import type { FeedbackSettings } from '../domain/sending/delivery-feedback.service.js';
 import type { SendDeps } from '../domain/sending/send.service.js';
 import type { TrackWrites } from '../domain/events/track-writes.js';
+import type { KeyLookup } from '../domain/projects/key-lookups.js';
 import type { DnsResolver, RateLimiter, WorkflowEngine } from '../domain/shared/ports.js';
 import type { LinkSettings } from '../domain/tracking/tracking.service.js';
 import type { UploadSettings } from '../domain/uploads/uploads.service.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   engine: WorkflowEngine;
   dns: DnsResolver;
   rateLimiter: RateLimiter;
+  /** API keys of this process's requests, looked up together when they come together. */
+  keyLookup: KeyLookup;
   logger: Logger;
   http: HttpSettings;
   accounts: AccountSettings;

@@ -13,7 +13,9 @@ import type {
   WorkflowEngine,
 } from '../domain/shared/ports.js';
 import { createTrackWrites } from '../domain/events/track-writes.js';
+import { createKeyLookups } from '../domain/projects/key-lookups.js';
 import { createSendWrites } from '../domain/sending/send-writes.js';
+import { createSendContexts } from '../domain/sending/send-contexts.js';
 import type { Config } from './config.js';
 import { createStripePayments } from './stripe-payments.js';
 import type { Logger } from './logger.js';
@@ -80,6 +82,7 @@ export function createAppDeps({
       deliveryQueue: config.temporal.taskQueue,
       queueNotifier,
       writes: createSendWrites({ sql }),
+      contexts: createSendContexts({ sql }),
     },
     // Campaigns sent through this API are delivered by the workers of its task queue.
     campaigns: {
@@ -91,6 +94,7 @@ export function createAppDeps({
     // Executions started through this API run on its task queue.
     automation: { sql, queue: config.temporal.taskQueue, dispatchNotifier },
     trackWrites: createTrackWrites({ sql }),
+    keyLookup: createKeyLookups({ sql }),
     links: { sql, secret: secrets.ENCRYPTION_KEY, publicUrl },
     uploads: { sql, dataDir: config.dataDir, publicUrl },
     feedback: {

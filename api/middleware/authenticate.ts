@@ -53,7 +53,7 @@ export async function authenticate({
   const bearer = bearerOf(ctx);
 
   if (bearer) {
-    const identity = await authenticateApiKey({ sql: deps.sql, key: bearer });
+    const identity = await authenticateApiKey({ lookup: deps.keyLookup, key: bearer });
     if (!identity) throw invalidKey('Invalid API key');
     if (identity.kind === 'public' && mode !== 'track') {
       throw invalidKey(

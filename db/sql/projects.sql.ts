@@ -1,48 +1,38 @@
 import type { DoubleOptInSettings } from '../../domain/contacts/double-opt-in-settings.pure.js';
+import type { KeyKind } from '../../domain/projects/key-kind.pure.js';
 import type { Sql } from './sql.js';
 
 export interface ProjectKeyRow {
+  /** The key as looked up: the secret key's hash, or the public key. */
+  key: string;
   id: string;
   disabled: boolean;
-}
-
-/** A public key's project also answers its double opt-in setting (track reads it every time). */
-export interface ProjectPublicKeyRow extends ProjectKeyRow {
+  /** The project's double opt-in setting (a public key's track reads it every time). */
   double_opt_in: Partial<DoubleOptInSettings>;
 }
 
-/** How each kind of project key is looked up, and what its lookup answers. */
-const KEY_LOOKUPS = {
-  public: {
-    where: 'public_key',
-    columns: ', double_opt_in',
-    name: 'project-by-public-key',
-  },
-  secret: { where: 'secret_key_hash', columns: '', name: 'project-by-secret-key' },
-} as const;
+/** The column each kind of project key is looked up by. */
+const KEY_COLUMNS = {
+  public: 'public_key',
+  secret: 'secret_key_hash',
+} as const satisfies Record<KeyKind, string>;
 
-const findProjectByKey = async <Row extends ProjectKeyRow>(
+/**
+ * The projects of `keys` (secret keys by their hash), one row per known key; run on every API
+ * request and every tracked event, many requests' keys in one prepared statement.
+ */
+export async function findProjectsByKeys(
   sql: Sql,
-  { kind, key }: { kind: keyof typeof KEY_LOOKUPS; key: string },
-): Promise<Row | undefined> => {
-  const { where, columns, name } = KEY_LOOKUPS[kind];
-  const found = await sql.query<Row>(
-    `SELECT id, disabled_at IS NOT NULL AS disabled${columns} FROM projects WHERE ${where} = $1`,
-    [key],
-    name,
+  { kind, keys }: { kind: KeyKind; keys: string[] },
+): Promise<ProjectKeyRow[]> {
+  const column = KEY_COLUMNS[kind];
+  return sql.query<ProjectKeyRow>(
+    `SELECT ${column} AS key, id, disabled_at IS NOT NULL AS disabled, double_opt_in
+       FROM projects WHERE ${column} = ANY($1::text[])`,
+    [keys],
+    `projects-by-${kind}-keys`,
   );
-  return found[0];
-};
-
-/** The project of a public key. Runs on every tracked event: one prepared statement. */
-export const findProjectByPublicKey = (sql: Sql, { publicKey }: { publicKey: string }) =>
-  findProjectByKey<ProjectPublicKeyRow>(sql, { kind: 'public', key: publicKey });
-
-/** The project of a secret key, by the key's hash. Runs on every API request. */
-export const findProjectBySecretKeyHash = (
-  sql: Sql,
-  { secretKeyHash }: { secretKeyHash: string },
-) => findProjectByKey<ProjectKeyRow>(sql, { kind: 'secret', key: secretKeyHash });
+}
 
 // Tables holding a project's data (not its identity, keys or members), wiped by a reset.
 // Children before the contacts they reference.

@@ -30,10 +30,51 @@ export interface SendTemplateRow {
   reply_to: string | null;
 }
 
+/** What a send reads before it writes: its template, the verified domains, the monthly cap. */
+export interface SendContext {
+  template: SendTemplateRow | null;
+  verifiedDomains: { id: string; domain: string }[];
+  /** The project's monthly cap of the category asked for; undefined: none (or none asked). */
+  cap: number | undefined;
+}
+
 /**
- * The template a send names (when it names one), the project's verified domains and, when a
- * category is given, the project's monthly cap of it (undefined: none), in one statement.
+ * The send contexts of one project for several sends at once, one per entry of `templateIds`
+ * (null: a send naming no template), in one statement: the templates named (another project's
+ * or an unknown id reads as none), the project's verified domains and its monthly cap of
+ * `capCategory`.
  */
+export async function findSendContexts(
+  sql: Sql,
+  {
+    projectId,
+    templateIds,
+    capCategory,
+  }: { projectId: string; templateIds: (string | null)[]; capCategory?: BillingCategory },
+): Promise<SendContext[]> {
+  const [row] = await sql.query<{
+    templates: SendTemplateRow[];
+    domains: { id: string; domain: string }[];
+    cap: number | null;
+  }>(
+    `SELECT coalesce((SELECT jsonb_agg(to_jsonb(t)) FROM (
+               SELECT id, type, subject, body, from_address, from_name, reply_to
+                 FROM templates WHERE id = ANY($2::uuid[]) AND project_id = $1) t), '[]') AS templates,
+            coalesce((SELECT jsonb_agg(jsonb_build_object('id', id, 'domain', domain))
+                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains,
+            (SELECT monthly_cap FROM billing_caps WHERE project_id = $1 AND category = $3) AS cap`,
+    [projectId, [...new Set(templateIds.filter((id) => id !== null))], capCategory ?? null],
+    'send-contexts',
+  );
+  const templates = new Map((row?.templates ?? []).map((t) => [t.id, t]));
+  return templateIds.map((id) => ({
+    template: (id !== null && templates.get(id)) || null,
+    verifiedDomains: row?.domains ?? [],
+    cap: row?.cap ?? undefined,
+  }));
+}
+
+/** The context of one send (findSendContexts for a single template, or none). */
 export async function findSendContext(
   sql: Sql,
   {
@@ -41,30 +82,13 @@ export async function findSendContext(
     templateId,
     capCategory,
   }: { projectId: string; templateId?: string; capCategory?: BillingCategory },
-): Promise<{
-  template: SendTemplateRow | null;
-  verifiedDomains: { id: string; domain: string }[];
-  cap: number | undefined;
-}> {
-  const [row] = await sql.query<{
-    template: SendTemplateRow | null;
-    domains: { id: string; domain: string }[];
-    cap: number | null;
-  }>(
-    `SELECT (SELECT to_jsonb(t) FROM (
-               SELECT id, type, subject, body, from_address, from_name, reply_to
-                 FROM templates WHERE id = $2 AND project_id = $1) t) AS template,
-            coalesce((SELECT jsonb_agg(jsonb_build_object('id', id, 'domain', domain))
-                        FROM domains WHERE project_id = $1 AND status = 'VERIFIED'), '[]') AS domains,
-            (SELECT monthly_cap FROM billing_caps WHERE project_id = $1 AND category = $3) AS cap`,
-    [projectId, templateId ?? null, capCategory ?? null],
-    'send-context',
-  );
-  return {
-    template: row?.template ?? null,
-    verifiedDomains: row?.domains ?? [],
-    cap: row?.cap ?? undefined,
-  };
+): Promise<SendContext> {
+  const [context] = await findSendContexts(sql, {
+    projectId,
+    templateIds: [templateId ?? null],
+    capCategory,
+  });
+  return context as SendContext;
 }
 
 export interface QueuedEmailRow {

@@ -1,9 +1,5 @@
 import { Project, ProjectMember, type User } from '../../db/entities/index.js';
-import {
-  deleteProjectData,
-  findProjectByPublicKey,
-  findProjectBySecretKeyHash,
-} from '../../db/sql/projects.sql.js';
+import { deleteProjectData } from '../../db/sql/projects.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { doubleOptInOf } from '../contacts/double-opt-in-settings.pure.js';
 import { removeReportMessages } from '../inbound/delivery-reports.service.js';
@@ -18,6 +14,7 @@ import {
   type ProjectKeys,
 } from './api-keys.js';
 import type { KeyKind } from './key-kind.pure.js';
+import type { KeyLookup } from './key-lookups.js';
 import {
   mergeProjectSettings,
   projectSettings,
@@ -174,27 +171,23 @@ export interface KeyIdentity {
   asksConfirmation: boolean;
 }
 
-/** Runs on every API request, so it is one prepared statement on the pg pool. */
+/** Who an API key is: a secret key is looked up by its hash, a public one as it is. */
 export async function authenticateApiKey({
-  sql,
+  lookup,
   key,
 }: {
-  sql: Sql;
+  lookup: KeyLookup;
   key: string;
 }): Promise<KeyIdentity | undefined> {
   const kind = keyKindOf(key);
   if (!kind) return undefined;
-  if (kind === 'secret') {
-    const row = await findProjectBySecretKeyHash(sql, { secretKeyHash: hashSecretKey(key) });
-    return row && { projectId: row.id, kind, disabled: row.disabled, asksConfirmation: false };
-  }
-  const row = await findProjectByPublicKey(sql, { publicKey: key });
+  const row = await lookup({ kind, key: kind === 'secret' ? hashSecretKey(key) : key });
   return (
     row && {
       projectId: row.id,
       kind,
       disabled: row.disabled,
-      asksConfirmation: doubleOptInOf(row.double_opt_in).enabled,
+      asksConfirmation: kind === 'public' && doubleOptInOf(row.double_opt_in).enabled,
     }
   );
 }

@@ -1,6 +1,5 @@
 import { insertAttachments } from '../../db/sql/attachments.sql.js';
 import {
-  findSendContext,
   upsertContactsAndQueueEmails,
   type QueuedEmailResult,
   type QueuedSend,
@@ -14,6 +13,7 @@ import type { QueueNotifier } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
 import type { AcceptedEmailStatus } from './email-status.pure.js';
 import { planSend, type SendInput, type SendPlan } from './send-request.pure.js';
+import type { SendContextRead } from './send-contexts.js';
 import type { SendWrites } from './send-writes.js';
 
 export type { SendInput } from './send-request.pure.js';
@@ -26,6 +26,8 @@ export interface SendDeps {
   queueNotifier: QueueNotifier;
   /** The process's shared writer of plain single-recipient sends (see send-writes.ts). */
   writes: SendWrites;
+  /** The process's shared reader of what a send reads first (see send-contexts.ts). */
+  contexts: SendContextRead;
 }
 
 export interface SendResult {
@@ -146,6 +148,7 @@ export async function sendEmails({
   deliveryQueue,
   queueNotifier,
   writes,
+  contexts,
   projectId,
   input,
   idempotencyKey,
@@ -154,11 +157,10 @@ export async function sendEmails({
   input: SendInput;
   idempotencyKey?: string;
 }): Promise<SendResult> {
-  // The project's transactional cap comes with the context: one round trip fewer a send.
-  const { template, verifiedDomains, cap } = await findSendContext(sql, {
+  // The project's transactional cap comes with the context, read together with concurrent sends'.
+  const { template, verifiedDomains, cap } = await contexts({
     projectId,
     templateId: input.templateId,
-    capCategory: 'transactional',
   });
   if (input.templateId && !template) throw notFound('Template');
   const planned = planSend({

@@ -15,6 +15,10 @@
  *   order and cannot deadlock each other.
  * - When a shared statement fails, each of its writes is tried again alone, in order: a write
  *   fails only for what is wrong with it (or with the database), never for a neighbour's input.
+ *
+ * Reads batch the same way without `distinctBy` (any items share a statement, in arrival order):
+ * each answer still comes from a statement begun after it was asked, never from one already in
+ * flight, so a batched read sees every change committed before it, as a lone read would.
  */
 export function createGroupCommit<I, O>({
   write,
@@ -23,7 +27,8 @@ export function createGroupCommit<I, O>({
 }: {
   /** Writes `items` of `group` in one statement; answers one result per item, in their order. */
   write: (group: string, items: I[]) => Promise<O[]>;
-  distinctBy: (item: I) => string;
+  /** Items with the same key go in separate statements, in key order; none: any may share. */
+  distinctBy?: (item: I) => string;
   maxBatch?: number;
 }): (group: string, item: I) => Promise<O> {
   interface Waiting {
@@ -61,6 +66,7 @@ export function createGroupCommit<I, O>({
 
   /** Takes the next statement's writes off `waiting`: at most maxBatch, distinct keys, sorted. */
   const nextBatch = (waiting: Waiting[]): Waiting[] => {
+    if (!distinctBy) return waiting.splice(0, maxBatch);
     const batch: Waiting[] = [];
     const keys = new Set<string>();
     const rest: Waiting[] = [];
@@ -85,7 +91,7 @@ export function createGroupCommit<I, O>({
 
   return (group, item) =>
     new Promise<O>((resolve, reject) => {
-      const w: Waiting = { item, key: distinctBy(item), resolve, reject };
+      const w: Waiting = { item, key: distinctBy?.(item) ?? '', resolve, reject };
       const waiting = groups.get(group);
       if (waiting) {
         waiting.push(w);

@@ -7,6 +7,7 @@ import {
 import { findSendContext } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { matchSenderDomain, unverifiedSenderProblem } from '../domains/sender-domain.pure.js';
+import { lookupKeysAlone } from '../projects/key-lookups.js';
 import { authenticateApiKey } from '../projects/projects.service.js';
 import { DomainError, validationError } from '../shared/errors.js';
 import type { RateLimiter } from '../shared/ports.js';
@@ -36,7 +37,7 @@ export async function authenticateSubmission({
     throw error;
   }
   const key = password.trim();
-  const identity = await authenticateApiKey({ sql, key });
+  const identity = await authenticateApiKey({ lookup: lookupKeysAlone({ sql }), key });
   if (!identity || identity.kind === 'public') {
     await recordAttempt(sql, buckets);
     throw new SmtpRefusal(identity ? SMTP_REPLIES.publicKey : SMTP_REPLIES.badKey);
@@ -73,7 +74,7 @@ export async function confirmLogin({
   sql: Sql;
   login: SubmissionLogin;
 }): Promise<void> {
-  const identity = await authenticateApiKey({ sql, key: login.key });
+  const identity = await authenticateApiKey({ lookup: lookupKeysAlone({ sql }), key: login.key });
   if (identity?.projectId !== login.projectId) throw new SmtpRefusal(SMTP_REPLIES.keyGone);
   if (identity.disabled) throw new SmtpRefusal(SMTP_REPLIES.disabledNow);
 }

@@ -332,6 +332,76 @@ describe('POST /v1/send', () => {
     await expectNothingSentTo(suppressed);
   });
 
+  it("reads concurrent sends' templates together, each send with its own template or none", async () => {
+    const { sk, domain } = await sender();
+    const other = await sender();
+    const template = async (key: typeof sk, from: string, name: string) => {
+      const created = await stack.api.post('/templates', {
+        ...key,
+        body: {
+          name,
+          type: 'TRANSACTIONAL',
+          subject: `${name} {{ n }}`,
+          body: '<p>Hi</p>',
+          from,
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body.id as string;
+    };
+    const a = await template(sk, `team@${domain}`, 'Alpha');
+    const b = await template(sk, `team@${domain}`, 'Beta');
+    const foreign = await template(other.sk, `team@${other.domain}`, 'Foreign');
+    const unknown = '0190a6e0-0000-7000-8000-000000000000';
+    // Each kind 8 times, interleaved, all at once: sends of one project share context reads.
+    const kinds = ['a', 'b', 'none', 'foreign', 'unknown'] as const;
+    const calls = Array.from({ length: 40 }, (_, n) => ({ n, kind: kinds[n % kinds.length]! }));
+    const results = await Promise.all(
+      calls.map(({ n, kind }) =>
+        stack.api.post('/v1/send', {
+          ...sk,
+          body: {
+            to: uniqueEmail(`ctx${n}`),
+            data: { n },
+            ...(kind === 'none'
+              ? { subject: `Plain {{ n }}`, body: '<p>Hi</p>', from: `team@${domain}` }
+              : { template: { a, b, foreign, unknown }[kind] }),
+          },
+        }),
+      ),
+    );
+    calls.forEach(({ kind }, i) => {
+      const result = results[i]!;
+      if (kind === 'foreign' || kind === 'unknown') {
+        expect(result.status, result.text).toBe(404);
+        expect(result.body.error.code).toBe('NOT_FOUND');
+      } else expect(result.status, result.text).toBe(200);
+    });
+    const accepted = calls.flatMap(({ n, kind }, i) =>
+      results[i]!.status === 200 ? [{ n, kind, id: results[i]!.body.data.emails[0].email }] : [],
+    );
+    const rows = await withDatabase(
+      async (db) =>
+        (
+          await db.query<{ id: string; subject: string; template_id: string | null }>(
+            'SELECT id, subject, template_id FROM emails WHERE id = ANY($1::uuid[])',
+            [accepted.map((x) => x.id)],
+          )
+        ).rows,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const expected = { a: ['Alpha', a], b: ['Beta', b], none: ['Plain', null] } as const;
+    for (const { n, kind, id } of accepted) {
+      const [name, templateId] = expected[kind as keyof typeof expected];
+      // The row keeps the subject as written until it is sent (rendered with the email's data).
+      expect(byId.get(id), String(n)).toMatchObject({
+        subject: `${name} {{ n }}`,
+        template_id: templateId,
+      });
+    }
+    expect(accepted).toHaveLength(24);
+  });
+
   it('suppresses marketing mail to unsubscribed contacts and anything to a suppressed address', async () => {
     const { project, sk, domain } = await sender();
     const marketing = (

@@ -128,4 +128,14 @@ describe('createGroupCommit', () => {
     await writer.releaseAll();
     expect(await again).toBe('p1:late:9');
   });
+
+  it('without distinctBy (reads) lets any items share a statement, in arrival order', async () => {
+    const writer = recordingWriter();
+    const submit = createGroupCommit<Item, string>({ write: writer.write, maxBatch: 3 });
+    const keys = ['a', 'a', 'b', 'a', 'c'];
+    const results = keys.map((key, i) => submit('p1', item(key, i + 1)));
+    await writer.releaseAll();
+    expect(await Promise.all(results)).toEqual(['p1:a:1', 'p1:a:2', 'p1:b:3', 'p1:a:4', 'p1:c:5']);
+    expect(writer.statements.map((s) => s.items.map((i) => i.n))).toEqual([[1], [2, 3, 4], [5]]);
+  });
 });
