@@ -18,7 +18,9 @@ export function createSentRecorder({
   sql,
   idle,
   groupSize = 50,
-  maxDelayMs = 20,
+  // A statement's fixed cost (triggers, plan, commit) is several emails' worth: at 20 ms a
+  // /v1/send lane's groups held ~14 emails, at 100 ms ~37 (bench/README.md, eleventh session).
+  maxDelayMs = 100,
 }: {
   sql: Sql;
   /** True when the lane has no email between its claim and its 250 (so nothing to wait for). */

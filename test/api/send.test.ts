@@ -380,6 +380,10 @@ describe('POST /v1/send', () => {
     const accepted = calls.flatMap(({ n, kind }, i) =>
       results[i]!.status === 200 ? [{ n, kind, id: results[i]!.body.data.emails[0].email }] : [],
     );
+    await waitForStatus(
+      accepted.map((x) => x.id),
+      'SENT',
+    );
     const rows = await withDatabase(
       async (db) =>
         (
@@ -393,9 +397,9 @@ describe('POST /v1/send', () => {
     const expected = { a: ['Alpha', a], b: ['Beta', b], none: ['Plain', null] } as const;
     for (const { n, kind, id } of accepted) {
       const [name, templateId] = expected[kind as keyof typeof expected];
-      // The row keeps the subject as written until it is sent (rendered with the email's data).
+      // Sent, the row keeps the subject as rendered with the email's data.
       expect(byId.get(id), String(n)).toMatchObject({
-        subject: `${name} {{ n }}`,
+        subject: `${name} ${n}`,
         template_id: templateId,
       });
     }
