@@ -71,6 +71,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 120h')
     .default('120h'),
+  // How often an idle webhook lane looks for deliveries that came due (retries); new ones wake it.
+  WEBHOOK_POLL_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 1s')
+    .default('1s'),
   DOMAIN_RECHECK_INTERVAL: z
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
@@ -203,6 +208,8 @@ export interface Config {
   importBatchSize: number;
   webhookAllowPrivate: boolean;
   webhookRetry: WebhookRetrySchedule;
+  /** How often an idle webhook lane looks for deliveries that came due. */
+  webhookPollMs: number;
   domainRecheckInterval: string;
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
@@ -344,6 +351,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
       windowSeconds: secondsOf(env.WEBHOOK_RETRY_WINDOW),
       disableAfterSeconds: secondsOf(env.WEBHOOK_DISABLE_AFTER),
     },
+    webhookPollMs: secondsOf(env.WEBHOOK_POLL_INTERVAL) * 1000,
     domainRecheckInterval: env.DOMAIN_RECHECK_INTERVAL,
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,

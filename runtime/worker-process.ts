@@ -160,6 +160,7 @@ export async function startWorker({
         keepAlive: true,
       }),
       webhookRetry: config.webhookRetry,
+      webhookPollMs: config.webhookPollMs,
     },
   });
   await retryTransient(

@@ -31,8 +31,8 @@ export function createAutomationDispatchActivities({
   /** Deliveries the API queued: the webhook lane's wake-up (besides the dispatcher's own). */
   webhookWakeups: QueueWakeups;
   dispatch: AutomationDispatchSettings;
-  /** How the lanes send event webhooks (the dispatcher queues them). */
-  webhooks: Omit<WebhookDeliveryDeps, 'sql' | 'engine'>;
+  /** How the lanes send event webhooks (the dispatcher queues them), and how often they poll. */
+  webhooks: Omit<WebhookDeliveryDeps, 'sql' | 'engine'> & { idlePollMs: number };
 }) {
   return {
     /**

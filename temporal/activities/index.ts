@@ -65,6 +65,8 @@ export interface ActivityDeps {
   sendEventWebhook: WebhookSender;
   /** When failed event webhooks are tried again, and when an endpoint is disabled. */
   webhookRetry: WebhookRetrySchedule;
+  /** How often an idle webhook lane looks for deliveries that came due. */
+  webhookPollMs: number;
   /** Recipients a campaign's send queues per statement. */
   campaignBatchSize: number;
   /** The longest one watch of a sending campaign runs (the workflow asks for at most 600 s). */
@@ -119,6 +121,7 @@ export function createActivities(deps: ActivityDeps) {
         send: deps.sendEventWebhook,
         encryptionKey: deps.encryptionKey,
         schedule: deps.webhookRetry,
+        idlePollMs: deps.webhookPollMs,
       },
     }),
     ...createCampaignSendActivities({

@@ -95,6 +95,7 @@ async function runWorker<T>(
           allowPrivate: false,
         }),
         webhookRetry: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        webhookPollMs: 1000,
       }),
     });
     return await worker.runUntil(work);
