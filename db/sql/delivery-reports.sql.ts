@@ -1,5 +1,6 @@
 import type { ReportFormat, ReportOutcome } from '../../domain/inbound/report-reading.pure.js';
 import type { Sql } from './sql.js';
+import { countProjectRows } from './rows.js';
 
 /** The project whose verified domain is exactly `domain` (a return-path host's parent). */
 export async function findReturnPathProject(
@@ -82,17 +83,15 @@ export async function listDeliveryReportRows(
   );
 }
 
-export async function countDeliveryReports(
+export const countDeliveryReports = (
   sql: Sql,
   { projectId, outcome }: { projectId: string; outcome?: ReportOutcome },
-): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM delivery_reports
-      WHERE project_id = $1 AND ($2::text IS NULL OR outcome = $2)`,
-    [projectId, outcome ?? null],
+): Promise<number> =>
+  countProjectRows(
+    sql,
+    { table: 'delivery_reports', column: 'outcome' },
+    { projectId, value: outcome },
   );
-  return row?.n ?? 0;
-}
 
 /** One of the project's reports; undefined for another project's or an unknown id. */
 export async function findDeliveryReport(

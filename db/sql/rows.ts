@@ -48,6 +48,20 @@ export async function findColumn<T>(
   return row?.value;
 }
 
+/** How many rows of `table` a project has; with `value`, only those whose `column` holds it. */
+export async function countProjectRows(
+  sql: Sql,
+  { table, column }: { table: string; column: string },
+  { projectId, value }: { projectId: string; value?: string },
+): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table}
+      WHERE project_id = $1 AND ($2::text IS NULL OR ${column} = $2)`,
+    [projectId, value ?? null],
+  );
+  return row?.n ?? 0;
+}
+
 /** Runs a DELETE (without RETURNING) and answers how many rows it deleted. */
 export async function countDeleted(sql: Sql, del: string, params: unknown[]): Promise<number> {
   const [row] = await sql.query<{ n: number }>(

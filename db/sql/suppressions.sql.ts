@@ -1,5 +1,6 @@
 import type { SuppressionReason } from '../../domain/sending/bounce-policy.pure.js';
 import type { Sql } from './sql.js';
+import { countProjectRows } from './rows.js';
 
 export interface SuppressionRow {
   id: string;
@@ -38,17 +39,11 @@ export async function listSuppressionRows(
   );
 }
 
-export async function countSuppressions(
+export const countSuppressions = (
   sql: Sql,
   { projectId, reason }: { projectId: string; reason?: SuppressionReason },
-): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM suppressions
-      WHERE project_id = $1 AND ($2::text IS NULL OR reason = $2)`,
-    [projectId, reason ?? null],
-  );
-  return row?.n ?? 0;
-}
+): Promise<number> =>
+  countProjectRows(sql, { table: 'suppressions', column: 'reason' }, { projectId, value: reason });
 
 /** Lifts an address's suppression; undefined when it had none. */
 export async function deleteSuppression(

@@ -14,7 +14,7 @@ import { findSegment } from '../../db/sql/segments.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { filterReferences } from '../segments/filter/references.pure.js';
 import { segmentDefinitions } from '../segments/segments.service.js';
-import { conflict, notFound, validationError, type FieldError } from '../shared/errors.js';
+import { conflict, requireFound, validationError, type FieldError } from '../shared/errors.js';
 import type { QueueNotifier, WorkflowEngine } from '../shared/ports.js';
 import { templateProblems } from '../templates/template-engine.js';
 import { storedTracking } from '../tracking/tracking-choice.pure.js';
@@ -163,9 +163,7 @@ export async function requireCampaign(
   projectId: string,
   campaignId: string,
 ): Promise<CampaignRow> {
-  const row = await findCampaign(sql, { projectId, campaignId });
-  if (!row) throw notFound('Campaign');
-  return row;
+  return requireFound(await findCampaign(sql, { projectId, campaignId }), 'Campaign');
 }
 
 export const notDraft = (status: CampaignStatus) =>

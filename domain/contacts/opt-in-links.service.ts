@@ -1,7 +1,7 @@
 import { confirmOptIn, findOptInContact } from '../../db/sql/double-opt-in.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { subscribeBuckets, takeAttempt } from '../accounts/auth-throttle.service.js';
-import { notFound } from '../shared/errors.js';
+import { notFound, requireFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { QueueNotifier } from '../shared/ports.js';
 import { readLinkToken } from '../tracking/tokens.js';
@@ -22,10 +22,10 @@ function readConfirmationToken(
   return { contactId: payload.c, projectId: payload.p, expired: payload.x * 1000 <= now };
 }
 
-async function contactOf(sql: Sql, ids: { projectId: string; contactId: string }) {
-  const contact = await findOptInContact(sql, ids);
-  if (!contact) throw notFound('Link');
-  return contact;
+/** The contact a confirmation link names (404 when there is none) and whether it expired. */
+async function linkedContact(sql: Sql, link: { secret: string; token: string; now: number }) {
+  const { expired, ...ids } = readConfirmationToken(link.token, link.secret, link.now);
+  return { ids, expired, contact: requireFound(await findOptInContact(sql, ids), 'Link') };
 }
 
 /** What opening a confirmation link shows; it changes nothing. */
@@ -40,8 +40,7 @@ export async function confirmationPage({
   token: string;
   now?: number;
 }): Promise<OptInOutcome> {
-  const { expired, ...ids } = readConfirmationToken(token, secret, now);
-  const contact = await contactOf(sql, ids);
+  const { expired, contact } = await linkedContact(sql, { secret, token, now });
   return {
     page: pageForState(contact, { expired }),
     email: contact.email,
@@ -70,8 +69,7 @@ export async function confirmSubscription({
 }): Promise<OptInOutcome> {
   const { expired, ...ids } = readConfirmationToken(token, secret, now);
   if (expired) return confirmationPage({ sql, secret, token, now });
-  const row = await confirmOptIn(sql, { ...ids, eventId: newId() });
-  if (!row) throw notFound('Link');
+  const row = requireFound(await confirmOptIn(sql, { ...ids, eventId: newId() }), 'Link');
   if (row.confirmed) dispatch.dispatchNotifier.queued(dispatch.queue);
   return {
     page: row.confirmed ? 'confirmed' : pageForState(row, { expired }),
@@ -100,8 +98,7 @@ export async function resendConfirmation({
   clientIp: string;
   now?: number;
 }): Promise<OptInOutcome> {
-  const { expired, ...ids } = readConfirmationToken(token, secret, now);
-  const contact = await contactOf(sql, ids);
+  const { ids, expired, contact } = await linkedContact(sql, { secret, token, now });
   const outcome = { email: contact.email, projectName: contact.project_name };
   if (!contact.pending) return { ...outcome, page: pageForState(contact, { expired }) };
   await takeAttempt(sql, subscribeBuckets(ids.projectId, clientIp));

@@ -7,7 +7,7 @@ import {
   type DeliveryReportRow,
 } from '../../db/sql/delivery-reports.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { notFound } from '../shared/errors.js';
+import { notFound, requireFound } from '../shared/errors.js';
 import { newestFirstPage, type CursorPage, type PageRequest } from '../shared/pagination.js';
 import type { ReportFormat, ReportOutcome } from './report-reading.pure.js';
 
@@ -71,9 +71,7 @@ async function requireReport(
   sql: Sql,
   ids: { projectId: string; reportId: string },
 ): Promise<DeliveryReportRow> {
-  const row = await findDeliveryReport(sql, ids);
-  if (!row) throw notFound('Delivery report');
-  return row;
+  return requireFound(await findDeliveryReport(sql, ids), 'Delivery report');
 }
 
 /** One of the project's reports; 404 for another project's. */
