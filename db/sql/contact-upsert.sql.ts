@@ -70,17 +70,14 @@ export function contactUpsertParams({
   defaultSubscribed: boolean;
   source: string;
 }): unknown[] {
-  const input = rows.map((row, ord) => ({
+  // id, email, subscribed, set and unset go as they are; the event's parts as columns of their own.
+  const input = rows.map(({ event, flipEventId, ...contact }, ord) => ({
     ord,
-    id: row.id,
-    email: row.email,
-    subscribed: row.subscribed,
-    set: row.set,
-    unset: row.unset,
-    event_id: row.event?.id ?? null,
-    event_name: row.event?.name ?? null,
-    event_data: row.event?.data ?? null,
-    flip_event_id: row.flipEventId,
+    ...contact,
+    event_id: event?.id ?? null,
+    event_name: event?.name ?? null,
+    event_data: event?.data ?? null,
+    flip_event_id: flipEventId,
   }));
   return [JSON.stringify(input), projectId, defaultSubscribed, source];
 }

@@ -9,21 +9,19 @@ export const TOKEN_TTL_MS: Record<AuthTokenPurpose, number> = {
   RESET_PASSWORD: 3600 * 1000,
 };
 
+/** What each use of a token is given (`now` for tests). */
+interface TokenUse {
+  em: Em;
+  purpose: AuthTokenPurpose;
+  now?: Date;
+}
+
 /**
  * Issues a fresh single-use token and retires the user's earlier unused ones of the same purpose,
  * so only the newest link works. Only the token's hash is stored.
  */
-export async function issueAuthToken({
-  em,
-  userId,
-  purpose,
-  now = new Date(),
-}: {
-  em: Em;
-  userId: string;
-  purpose: AuthTokenPurpose;
-  now?: Date;
-}): Promise<string> {
+export async function issueAuthToken(use: TokenUse & { userId: string }): Promise<string> {
+  const { em, userId, purpose, now = new Date() } = use;
   const token = randomToken();
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(AuthToken, { user: userId, purpose, usedAt: null }, { usedAt: now });
@@ -43,12 +41,7 @@ export async function consumeAuthToken({
   token,
   purpose,
   now = new Date(),
-}: {
-  em: Em;
-  token: string;
-  purpose: AuthTokenPurpose;
-  now?: Date;
-}): Promise<string> {
+}: TokenUse & { token: string }): Promise<string> {
   const tokenHash = sha256(token);
   const used = await em.nativeUpdate(
     AuthToken,

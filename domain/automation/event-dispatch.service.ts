@@ -11,7 +11,7 @@ import {
   type CommandRow,
   type ExecutionStartRow,
 } from '../../db/sql/event-dispatch.sql.js';
-import type { ExecutionStart, QueueWakeups, WorkflowEngine } from '../shared/ports.js';
+import type { ExecutionStart, LaneRun, WorkflowEngine } from '../shared/ports.js';
 import type { CommandOutcome } from './execution-command.pure.js';
 import { ACTIVE_EXECUTION_STATUSES } from './execution-status.pure.js';
 import { advanceExecution, type StepRunDeps } from './execution-steps.service.js';
@@ -219,22 +219,17 @@ export async function runDispatchLane({
   lingerMs = 25,
   onProgress = () => undefined,
   onWebhooksQueued = () => undefined,
-}: StepRunDeps & {
-  engine: WorkflowEngine;
-  wakeups: QueueWakeups;
-  queue: string;
-  runForMs: number;
-  signal: AbortSignal;
-  eventBatchSize?: number;
-  commandBatchSize?: number;
-  concurrency?: number;
-  leaseSeconds?: number;
-  idlePollMs?: number;
-  lingerMs?: number;
-  onProgress?: (report: DispatchReport) => void;
-  /** Deliveries to webhook endpoints were queued (the lane's webhook sender may start on them). */
-  onWebhooksQueued?: () => void;
-}): Promise<DispatchReport> {
+}: StepRunDeps &
+  LaneRun & {
+    engine: WorkflowEngine;
+    eventBatchSize?: number;
+    commandBatchSize?: number;
+    concurrency?: number;
+    lingerMs?: number;
+    onProgress?: (report: DispatchReport) => void;
+    /** Deliveries to webhook endpoints were queued (the lane's webhook sender may start on them). */
+    onWebhooksQueued?: () => void;
+  }): Promise<DispatchReport> {
   const report: DispatchReport = {
     events: 0,
     started: 0,

@@ -12,7 +12,7 @@ import {
   takeFromCap,
 } from '../../db/sql/billing.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { DomainError } from '../shared/errors.js';
+import { DomainError, unavailable } from '../shared/errors.js';
 import type { BillingInvoice, PaymentEvent, PaymentProvider } from '../shared/ports.js';
 import { cleanStorableText } from '../shared/storable-text.pure.js';
 import {
@@ -70,10 +70,11 @@ function reachableOrUnavailable(payments: PaymentProvider): PaymentProvider {
         return await call(input);
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        throw new DomainError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached', {
-          suggestion: 'Try again in a minute.',
-          cause: error,
-        });
+        throw unavailable(
+          'The payment provider could not be reached',
+          'Try again in a minute.',
+          error,
+        );
       }
     };
   return {

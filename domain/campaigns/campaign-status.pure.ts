@@ -10,13 +10,8 @@ export const CAMPAIGN_STATUSES = [
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /** A campaign with a send under way (or waiting for its time): it may be cancelled, not deleted. */
-export const ACTIVE_CAMPAIGN_STATUSES = [
-  'SCHEDULED',
-  'SENDING',
-] as const satisfies readonly CampaignStatus[];
-
 export const isActiveCampaign = (status: CampaignStatus): boolean =>
-  (ACTIVE_CAMPAIGN_STATUSES as readonly CampaignStatus[]).includes(status);
+  status === 'SCHEDULED' || status === 'SENDING';
 
 /** Who a campaign goes to: every contact, a segment's members, or the contacts a filter matches. */
 export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;

@@ -9,7 +9,7 @@ import {
 import { capOf, requireCapRoom } from '../billing/billing.service.js';
 import { audienceOf } from './campaign-send.service.js';
 import type { Filter } from '../segments/filter/ast.pure.js';
-import { conflict, DomainError, validationError } from '../shared/errors.js';
+import { conflict, unavailable, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { toCampaignView, type CampaignView } from './campaign-view.js';
 import {
@@ -103,9 +103,10 @@ export async function sendCampaign({
     // Back to DRAFT unless a run already took it further; a run that did start after all finds
     // the DRAFT and ends, and the next send starts the campaign anew under the same id.
     await unmarkCampaignSent(sql, { projectId, campaignId });
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The send could not be started now', {
-      suggestion: 'Retry in a moment; the campaign is still a DRAFT.',
-    });
+    throw unavailable(
+      'The send could not be started now',
+      'Retry in a moment; the campaign is still a DRAFT.',
+    );
   }
   return toCampaignView(sent);
 }

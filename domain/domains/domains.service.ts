@@ -5,7 +5,6 @@ import { Domain, Template } from '../../db/entities/index.js';
 import { encryptSecret } from '../shared/encryption.js';
 import { conflict, requireFound, validationError, type DomainError } from '../shared/errors.js';
 import { DnsUnavailableError, type DnsResolver, type Em } from '../shared/ports.js';
-import { assertNever } from '../shared/assert-never.pure.js';
 import { randomBase62 } from '../shared/secrets.js';
 import { matchSenderDomain, unverifiedSenderProblem } from './sender-domain.pure.js';
 import {
@@ -19,6 +18,7 @@ import {
   mxPointsAt,
   returnPathHost,
   type DnsRecord,
+  type RecordPurpose,
 } from './dns-records.pure.js';
 import type { DomainStatus } from './domain-status.pure.js';
 
@@ -36,6 +36,8 @@ export interface DomainSettings {
 }
 
 type RecordSettings = Pick<DomainSettings, 'spfInclude' | 'mxHost' | 'returnPathPrefix'>;
+/** A use case's reach: the caller's project, through its entity manager. */
+type InProject = { em: Em; projectId: string };
 
 export interface DomainView {
   id: string;
@@ -49,23 +51,15 @@ export interface DomainView {
   createdAt: string;
 }
 
-function recordVerified(domain: Domain, record: DnsRecord): boolean {
-  switch (record.purpose) {
-    case 'dkim':
-      return domain.dkimVerified;
-    case 'spf':
-      return domain.spfVerified;
-    case 'dmarc':
-      return domain.dmarcVerified;
-    case 'inbound':
-      return domain.mxVerified;
-    case 'return_path':
-      return record.type === 'MX'
-        ? domain.returnPathHost === record.name
-        : domain.returnPathSpfVerified;
-  }
-  return assertNever(record.purpose, 'record purpose');
-}
+/** Whether the last check found each kind of record as it must be. */
+const RECORD_VERIFIED = {
+  dkim: (domain) => domain.dkimVerified,
+  spf: (domain) => domain.spfVerified,
+  dmarc: (domain) => domain.dmarcVerified,
+  inbound: (domain) => domain.mxVerified,
+  return_path: (domain, record) =>
+    record.type === 'MX' ? domain.returnPathHost === record.name : domain.returnPathSpfVerified,
+} satisfies Record<RecordPurpose, (domain: Domain, record: DnsRecord) => boolean>;
 
 function toDomainView(
   domain: Domain,
@@ -83,7 +77,7 @@ function toDomainView(
       spfInclude,
       mxHost,
       returnPathPrefix,
-    }).map((record) => ({ ...record, verified: recordVerified(domain, record) })),
+    }).map((record) => ({ ...record, verified: RECORD_VERIFIED[record.purpose](domain, record) })),
     lastError: domain.lastError ?? null,
     lastCheckedAt: domain.lastCheckedAt ? domain.lastCheckedAt.toISOString() : null,
     verifiedAt: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
@@ -113,11 +107,8 @@ export async function addDomain({
   projectId,
   domain: input,
 }: Pick<DomainSettings, 'encryptionKey'> &
-  RecordSettings & {
-    em: Em;
-    projectId: string;
-    domain: string;
-  }): Promise<DomainView> {
+  RecordSettings &
+  InProject & { domain: string }): Promise<DomainView> {
   const name = normaliseDomain(input);
   if (!name) {
     throw validationError({
@@ -240,11 +231,8 @@ export async function verifyDomainNow({
   projectId,
   domainId,
 }: Pick<DomainSettings, 'dns'> &
-  RecordSettings & {
-    em: Em;
-    projectId: string;
-    domainId: string;
-  }): Promise<DomainView> {
+  RecordSettings &
+  InProject & { domainId: string }): Promise<DomainView> {
   const domain = await findDomain(em, projectId, domainId);
   const settings = { spfInclude, mxHost, returnPathPrefix };
   return toDomainView(await checkDomainDns({ em, dns, ...settings, domain }), settings);

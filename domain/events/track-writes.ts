@@ -4,13 +4,10 @@ import {
   type ContactUpsertRow,
 } from '../../db/sql/contact-upsert.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { createGroupCommit } from '../shared/group-commit.js';
+import { createGroupCommit, type GroupedWrite } from '../shared/group-commit.js';
 
-/** Writes one tracked event's contact and event (a row with `event`) for a project. */
-export type TrackWrites = (args: {
-  projectId: string;
-  row: ContactUpsertRow;
-}) => Promise<ContactUpsertResult>;
+/** Writes one tracked event's contact and event (a row with `event`) for a project (the group). */
+export type TrackWrites = GroupedWrite<ContactUpsertRow, ContactUpsertResult>;
 
 /**
  * The plain track write (no Idempotency-Key, no confirmation asked): concurrent tracks of a
@@ -18,12 +15,16 @@ export type TrackWrites = (args: {
  * track answers is the same either way: its own contact, event and timestamp, after its commit.
  * One per API process.
  */
-export function createTrackWrites({ sql, maxBatch }: { sql: Sql; maxBatch?: number }): TrackWrites {
-  const commit = createGroupCommit<ContactUpsertRow, ContactUpsertResult>({
+export const createTrackWrites = ({
+  sql,
+  maxBatch,
+}: {
+  sql: Sql;
+  maxBatch?: number;
+}): TrackWrites =>
+  createGroupCommit({
     maxBatch,
     distinctBy: (row) => row.email,
     write: (projectId, rows) =>
       upsertContacts(sql, { projectId, defaultSubscribed: true, source: 'track', rows }),
   });
-  return ({ projectId, row }) => commit(projectId, row);
-}

@@ -75,7 +75,7 @@ export async function trackEvent({
   // writes in a transaction of its own.
   const plain = !idempotencyKey && !asking;
   const { row: upserted, confirmationQueued } = plain
-    ? { row: await writes({ projectId, row }), confirmationQueued: false }
+    ? { row: await writes(projectId, row), confirmationQueued: false }
     : await withIdempotencyKey(
         { sql, projectId, key: idempotencyKey, scope: 'track' },
         async (tx) => {

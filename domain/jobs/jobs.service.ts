@@ -1,5 +1,5 @@
 import { Job, JobFile } from '../../db/entities/index.js';
-import { DomainError, notFound } from '../shared/errors.js';
+import { notFound, unavailable } from '../shared/errors.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
 import { emptyJobResult } from './job-result.pure.js';
 import type { BulkJobType, JobType } from './job-type.pure.js';
@@ -13,7 +13,8 @@ export const BULK_MAX_IDS = 1000;
  * take it, the job is marked FAILED and the caller told to retry: nothing is accepted that will
  * not run.
  */
-async function startJob(em: Em, engine: WorkflowEngine, job: Job): Promise<JobView> {
+async function commitAndStart(em: Em, engine: WorkflowEngine, job: Job): Promise<JobView> {
+  await em.flush();
   try {
     await engine.startContactJob({ jobId: job.id, projectId: job.project.id });
   } catch {
@@ -21,9 +22,7 @@ async function startJob(em: Em, engine: WorkflowEngine, job: Job): Promise<JobVi
     job.finishedAt = new Date();
     job.result = { ...job.result, errors: [{ row: 0, message: 'The job could not be queued' }] };
     await em.flush();
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The job could not be queued', {
-      suggestion: 'Retry in a moment.',
-    });
+    throw unavailable('The job could not be queued', 'Retry in a moment.');
   }
   return toJobView(job);
 }
@@ -49,8 +48,7 @@ export async function createImportJob({
     result: emptyJobResult(),
   });
   em.create(JobFile, { job, filename, content, size: content.length });
-  await em.flush();
-  return startJob(em, engine, job);
+  return commitAndStart(em, engine, job);
 }
 
 export async function createBulkJob({
@@ -75,8 +73,7 @@ export async function createBulkJob({
     total: ids.length,
     result: emptyJobResult(),
   });
-  await em.flush();
-  return startJob(em, engine, job);
+  return commitAndStart(em, engine, job);
 }
 
 /** A job of the project whose type is one of `types` (imports and bulk jobs have their own paths). */

@@ -39,17 +39,13 @@ async function runBulk(sql: Sql, job: JobRow): Promise<void> {
  * Runs an import or bulk job to completion. Safe to call again after a crash: a finished job is
  * left alone, an import resumes after its last committed batch, a bulk job is one transaction.
  */
-export async function runContactJob({
-  sql,
-  jobId,
-  heartbeat,
-  batchSize,
-}: {
+export async function runContactJob(run: {
   sql: Sql;
   jobId: string;
   heartbeat: Heartbeat;
   batchSize: number;
 }): Promise<void> {
+  const { sql, jobId, heartbeat, batchSize } = run;
   const job = await startJob(sql, { jobId });
   if (!job || FINISHED_JOB_STATUSES.includes(job.status)) {
     // An import that ended (or whose project went) while a run had rows staged.

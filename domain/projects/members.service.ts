@@ -3,7 +3,7 @@ import { normaliseEmail } from '../contacts/data-rules.pure.js';
 import { DomainError, conflict, forbidden, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
-import { requireRole } from './projects.service.js';
+import { membershipsOf, requireRole } from './projects.service.js';
 import type { ProjectRole } from './roles.pure.js';
 
 export interface MemberView {
@@ -38,12 +38,7 @@ export async function listMembers({
   em: Em;
   projectId: string;
 }): Promise<MemberView[]> {
-  const members = await em.find(
-    ProjectMember,
-    { project: projectId },
-    { populate: ['user'], orderBy: { createdAt: 'asc' } },
-  );
-  return members.map(toMemberView);
+  return (await membershipsOf(em, { project: projectId })).map(toMemberView);
 }
 
 async function findMember(em: Em, projectId: string, userId: string): Promise<ProjectMember> {

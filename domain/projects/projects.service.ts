@@ -71,6 +71,10 @@ export async function createProject({
   return { project, keys };
 }
 
+/** A user's or a project's memberships, oldest first, with both sides loaded. */
+export const membershipsOf = (em: Em, of: { user: string } | { project: string }) =>
+  em.find(ProjectMember, of, { populate: ['user', 'project'], orderBy: { createdAt: 'asc' } });
+
 export async function listProjectsOfUser({
   em,
   userId,
@@ -78,11 +82,7 @@ export async function listProjectsOfUser({
   em: Em;
   userId: string;
 }): Promise<ProjectView[]> {
-  const memberships = await em.find(
-    ProjectMember,
-    { user: userId },
-    { populate: ['project'], orderBy: { createdAt: 'asc' } },
-  );
+  const memberships = await membershipsOf(em, { user: userId });
   return memberships.map((m) => toProjectView(m.project as Project, m.role));
 }
 

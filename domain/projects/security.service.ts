@@ -4,9 +4,8 @@ import { notFound } from '../shared/errors.js';
 import type { SecurityStatus } from './security-status.pure.js';
 
 export const SECURITY_WINDOW_DAYS = 30;
-// Thresholds at which mailbox providers start to distrust a sender.
-export const BOUNCE_RATE_WARNING = 0.05;
-export const COMPLAINT_RATE_WARNING = 0.001;
+/** The bounce and complaint rates at which the security page warns (the providers' lines). */
+const WARN_AT = { bounceRate: 0.05, complaintRate: 0.001 } as const;
 
 export interface SecurityView {
   projectId: string;
@@ -35,7 +34,7 @@ export async function projectSecurity({
   const bounceRate = sent > 0 ? bounced / sent : 0;
   const complaintRate = sent > 0 ? complained / sent : 0;
   const disabled = health.disabled_at !== null;
-  const warning = bounceRate >= BOUNCE_RATE_WARNING || complaintRate >= COMPLAINT_RATE_WARNING;
+  const warning = bounceRate >= WARN_AT.bounceRate || complaintRate >= WARN_AT.complaintRate;
   return {
     projectId,
     windowDays: SECURITY_WINDOW_DAYS,

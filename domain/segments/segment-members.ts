@@ -7,7 +7,7 @@ import {
 } from '../../db/sql/segment-members.sql.js';
 import { setMemberCount } from '../../db/sql/segments.sql.js';
 import { normaliseEmail } from '../contacts/data-rules.pure.js';
-import { DomainError, conflict } from '../shared/errors.js';
+import { conflict, unavailable } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { SegmentComputeResult, WorkflowEngine } from '../shared/ports.js';
 import { countOf, requireSegment, requireStatic, type SegmentRef } from './segment-rules.js';
@@ -108,8 +108,9 @@ export async function computeSegment({
     return await engine.computeSegment({ segmentId: ref.segmentId, projectId: ref.projectId });
   } catch {
     // Temporal unreachable, or the compute failed for good: nothing half-done is answered.
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The compute could not be run now', {
-      suggestion: 'Retry in a moment; the schedule also recomputes tracked segments.',
-    });
+    throw unavailable(
+      'The compute could not be run now',
+      'Retry in a moment; the schedule also recomputes tracked segments.',
+    );
   }
 }

@@ -230,6 +230,13 @@ export async function giveUpOnEmail({
   });
 }
 
+/** An email to hand to the mail server, and what hands it over. */
+interface EmailHandOver {
+  sql: Sql;
+  mailer: Mailer;
+  emailId: string;
+}
+
 /**
  * Hands a composed email to SMTP and records a refusal: on a permanent one BOUNCED (a hard
  * bounce: suppressed, unsubscribed, `email.bounced` with the relay's code and words) when the
@@ -242,12 +249,7 @@ export async function sendComposed({
   mailer,
   emailId,
   message,
-}: {
-  sql: Sql;
-  mailer: Mailer;
-  emailId: string;
-  message: OutgoingMessage;
-}): Promise<SmtpAnswer> {
+}: EmailHandOver & { message: OutgoingMessage }): Promise<SmtpAnswer> {
   try {
     await mailer.send(message);
   } catch (error) {
@@ -327,13 +329,7 @@ export async function deliverEmail({
   emailId,
   encryptionKey,
   publicUrl,
-}: {
-  sql: Sql;
-  mailer: Mailer;
-  emailId: string;
-  encryptionKey: string;
-  publicUrl: string;
-}): Promise<DeliveryOutcome> {
+}: EmailHandOver & { encryptionKey: string; publicUrl: string }): Promise<DeliveryOutcome> {
   const row = await takeEmailForRetry(sql, { emailId });
   if (!row || row.status !== 'QUEUED') return 'SKIPPED';
   const composed = await composeMessage({ sql, row, encryptionKey, publicUrl });

@@ -11,7 +11,7 @@ import type { Sql } from '../../db/sql/sql.js';
 import {
   MailDeliveryError,
   type Mailer,
-  type QueueWakeups,
+  type LaneRun,
   type WorkflowEngine,
 } from '../shared/ports.js';
 import { composeMessage, failEmail, sendComposed } from './deliver.service.js';
@@ -89,20 +89,14 @@ export async function runDeliveryLane({
   sql: Sql;
   mailer: Mailer;
   engine: WorkflowEngine;
-  wakeups: QueueWakeups;
   slots: DeliverySlots;
-  queue: string;
   token: string;
-  runForMs: number;
-  signal: AbortSignal;
   encryptionKey: string;
   publicUrl: string;
   /** Each project's send throttle (SEND_RATE_PER_SECOND), shared by every lane of the install. */
   ratePerSecond: number;
   batchSize?: number;
-  leaseSeconds?: number;
-  idlePollMs?: number;
-}): Promise<LaneReport> {
+} & LaneRun): Promise<LaneReport> {
   const report: LaneReport = { sent: 0, failed: 0, retrying: 0 };
   const until = Date.now() + runForMs;
   const held = new Set<string>();

@@ -4,13 +4,10 @@ import {
   type QueuedSend,
 } from '../../db/sql/queue-email.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
-import { createGroupCommit } from '../shared/group-commit.js';
+import { createGroupCommit, type GroupedWrite } from '../shared/group-commit.js';
 
-/** Writes one recipient's contact and email row for a project. */
-export type SendWrites = (args: {
-  projectId: string;
-  send: QueuedSend;
-}) => Promise<QueuedEmailResult>;
+/** Writes one recipient's contact and email row for a project (the group). */
+export type SendWrites = GroupedWrite<QueuedSend, QueuedEmailResult>;
 
 /**
  * The plain single-recipient send (no Idempotency-Key, attachments or monthly cap to charge):
@@ -19,7 +16,7 @@ export type SendWrites = (args: {
  * One per API process.
  */
 export function createSendWrites({ sql, maxBatch }: { sql: Sql; maxBatch?: number }): SendWrites {
-  const commit = createGroupCommit<QueuedSend, QueuedEmailResult>({
+  return createGroupCommit({
     maxBatch,
     distinctBy: (send) => send.contact.email,
     write: (projectId, sends) =>
@@ -30,5 +27,4 @@ export function createSendWrites({ sql, maxBatch }: { sql: Sql; maxBatch?: numbe
         source: 'send',
       }),
   });
-  return ({ projectId, send }) => commit(projectId, send);
 }

@@ -193,10 +193,10 @@ export async function sendEmails({
   const written = single
     ? [
         answerOf(
-          await writes({
+          await writes(
             projectId,
-            send: recipientSend({ plan, recipient, attachmentIds: [], deliveryQueue }),
-          }),
+            recipientSend({ plan, recipient, attachmentIds: [], deliveryQueue }),
+          ),
         ),
       ]
     : await sql.transaction((tx) =>

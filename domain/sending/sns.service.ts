@@ -1,5 +1,5 @@
 import { X509Certificate, createVerify } from 'node:crypto';
-import { DomainError } from '../shared/errors.js';
+import { DomainError, unavailable } from '../shared/errors.js';
 import { cleanStorableText } from '../shared/storable-text.pure.js';
 import type { FetchText } from '../shared/ports.js';
 import type { Feedback } from './delivery-feedback.pure.js';
@@ -32,10 +32,11 @@ async function fetchFromSns(fetchText: FetchText, url: string, what: string): Pr
     return await fetchText(url);
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    throw new DomainError('SERVICE_UNAVAILABLE', `The ${what} could not be fetched`, {
-      suggestion: 'Try again later; SNS retries on its own.',
-      cause: error,
-    });
+    throw unavailable(
+      `The ${what} could not be fetched`,
+      'Try again later; SNS retries on its own.',
+      error,
+    );
   }
 }
 

@@ -75,16 +75,13 @@ export async function listSuppressions({
  * Takes an address off the suppression list, so mail to it goes out again; recorded as
  * `email.suppression_lifted` on its contact. 404 when it was not suppressed.
  */
-export async function liftSuppression({
-  sql,
-  projectId,
-  email,
-}: {
+export async function liftSuppression(lift: {
   sql: Sql;
   projectId: string;
   email: string;
 }): Promise<SuppressionView> {
-  const address = normaliseEmail(email);
+  const { sql, projectId } = lift;
+  const address = normaliseEmail(lift.email);
   return sql.transaction(async (tx) => {
     const row = await deleteSuppression(tx, { projectId, email: address });
     if (!row) throw notFound('Suppression');

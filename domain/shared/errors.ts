@@ -32,6 +32,9 @@ export const notFound = (what: string): DomainError =>
 export const forbidden = (message: string): DomainError => new DomainError('FORBIDDEN', message);
 export const conflict = (message: string, suggestion?: string): DomainError =>
   new DomainError('CONFLICT', message, { suggestion });
+/** A 503: something the request needs (Temporal, a provider) cannot be reached now. */
+export const unavailable = (message: string, suggestion: string, cause?: unknown): DomainError =>
+  new DomainError('SERVICE_UNAVAILABLE', message, { suggestion, cause });
 
 /** The 422 VALIDATION_ERROR naming each field that is wrong, and why. */
 export const validationError = (errors: FieldError | FieldError[]): DomainError =>

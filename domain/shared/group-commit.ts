@@ -20,6 +20,9 @@
  * each answer still comes from a statement begun after it was asked, never from one already in
  * flight, so a batched read sees every change committed before it, as a lone read would.
  */
+/** One item written (or read) with the others of its group that come meanwhile. */
+export type GroupedWrite<I, O> = (group: string, item: I) => Promise<O>;
+
 export function createGroupCommit<I, O>({
   write,
   distinctBy,
@@ -30,7 +33,7 @@ export function createGroupCommit<I, O>({
   /** Items with the same key go in separate statements, in key order; none: any may share. */
   distinctBy?: (item: I) => string;
   maxBatch?: number;
-}): (group: string, item: I) => Promise<O> {
+}): GroupedWrite<I, O> {
   interface Waiting {
     item: I;
     key: string;

@@ -41,6 +41,12 @@ export interface LimitNotice {
   periodStart: string;
 }
 
+/** Starts a queue's long-lived loop unless it runs; `configure` also hands a running one `settings`. */
+type EnsureLoop<Settings> = (
+  settings: Settings,
+  options?: { configure?: boolean },
+) => Promise<void>;
+
 /** What the domain asks of the durable executor (implemented over Temporal). */
 export interface WorkflowEngine {
   startSystemEmail(request: SystemEmailRequest): Promise<void>;
@@ -48,14 +54,8 @@ export interface WorkflowEngine {
   startContactJob(request: ContactJobRequest): Promise<void>;
   /** Delivers one email that needs retrying, with backoff (`email-<id>`). */
   startSendEmail(request: SendEmailRequest): Promise<void>;
-  /**
-   * Starts the delivery loop of a queue (`email-delivery-<queue>`) unless it runs; `configure`
-   * also hands a running loop these settings.
-   */
-  ensureEmailDelivery(
-    settings: EmailDeliverySettings,
-    options?: { configure?: boolean },
-  ): Promise<void>;
+  /** The delivery loop of a queue (`email-delivery-<queue>`). */
+  ensureEmailDelivery: EnsureLoop<EmailDeliverySettings>;
   /**
    * Recomputes a tracked segment's membership (`segment-compute-<id>`, one at a time per
    * segment): joins the compute that runs, or starts one, and answers its result.
@@ -63,14 +63,8 @@ export interface WorkflowEngine {
   computeSegment(request: SegmentComputeRequest): Promise<SegmentComputeResult>;
   /** Starts a segment's compute unless one runs, without waiting for it (the schedule). */
   startSegmentCompute(request: SegmentComputeRequest): Promise<void>;
-  /**
-   * Starts the automation dispatch loop of a queue (`automation-dispatch-<queue>`) unless it
-   * runs; `configure` also hands a running loop these settings.
-   */
-  ensureAutomationDispatch(
-    settings: AutomationDispatchSettings,
-    options?: { configure?: boolean },
-  ): Promise<void>;
+  /** The automation dispatch loop of a queue (`automation-dispatch-<queue>`). */
+  ensureAutomationDispatch: EnsureLoop<AutomationDispatchSettings>;
   /**
    * Starts an execution's durable run (`execution-<id>`, on its queue). A run that was started
    * before (even one that has ended) is left alone: a retried start is a no-op.
@@ -226,6 +220,18 @@ export interface QueueWakeups {
   generation(): number;
   /** Resolves once the generation differs from `since`, after `timeoutMs`, or on abort. */
   waitForChange(since: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** What each lane of a queue is given: the queue, its wake-ups, how long it runs, and its stop. */
+export interface LaneRun {
+  queue: string;
+  wakeups: QueueWakeups;
+  runForMs: number;
+  signal: AbortSignal;
+  /** How long a claimed row stays the lane's before another may claim it. */
+  leaseSeconds?: number;
+  /** How long the lane sleeps after finding nothing, unless a wake-up comes first. */
+  idlePollMs?: number;
 }
 
 export interface SendEmailRequest {

@@ -1,4 +1,3 @@
-import { assertNever } from '../shared/assert-never.pure.js';
 import type { ErrorCode } from '../shared/error-codes.pure.js';
 
 /** An SMTP answer: the reply code, and text that starts with its RFC 3463 enhanced status. */
@@ -31,6 +30,24 @@ const reply = (code: number, status: string, text: string): SmtpReply => ({
   message: `${status} ${text.replace(/\s+/g, ' ').trim()}`.slice(0, REPLY_TEXT_MAX),
 });
 
+/** The reply code and enhanced status for each refusal but a validation error's. */
+const REFUSAL_REPLIES = {
+  PAYLOAD_TOO_LARGE: [552, '5.3.4'],
+  BILLING_LIMIT_EXCEEDED: [452, '4.3.1'],
+  RATE_LIMIT_EXCEEDED: [452, '4.7.0'],
+  INVALID_API_KEY: [535, '5.7.8'],
+  UNAUTHORIZED: [535, '5.7.8'],
+  FORBIDDEN: [550, '5.7.1'],
+  PROJECT_DISABLED: [550, '5.7.1'],
+  SERVICE_UNAVAILABLE: [451, '4.3.0'],
+  INTERNAL_ERROR: [451, '4.3.0'],
+  BAD_REQUEST: [554, '5.6.0'],
+  NOT_FOUND: [554, '5.6.0'],
+  CONFLICT: [554, '5.6.0'],
+  IDEMPOTENCY_KEY_REUSED: [554, '5.6.0'],
+  SIGNUPS_DISABLED: [554, '5.6.0'],
+} as const satisfies Record<Exclude<ErrorCode, 'VALIDATION_ERROR'>, readonly [number, string]>;
+
 /**
  * The SMTP answer for a message the /v1/send path refuses: 550 for a sender on no verified domain,
  * 552 for too big, 452 over a cap or the rate limit (a client retries later), 451 when the service
@@ -38,37 +55,15 @@ const reply = (code: number, status: string, text: string): SmtpReply => ({
  */
 export function replyForRefusal(refusal: Refusal): SmtpReply {
   const said = refusal.suggestion ? `${refusal.message}. ${refusal.suggestion}` : refusal.message;
-  switch (refusal.code) {
-    case 'VALIDATION_ERROR': {
-      const errors = refusal.errors ?? [];
-      const text = errors.map((e) => `${e.field}: ${e.message}`).join('; ') || said;
-      if (errors.some((e) => e.code === 'unverified_domain')) return reply(550, '5.7.1', text);
-      if (errors.some((e) => e.code === 'too_big')) return reply(552, '5.3.4', text);
-      return reply(554, '5.6.0', text);
-    }
-    case 'PAYLOAD_TOO_LARGE':
-      return reply(552, '5.3.4', said);
-    case 'BILLING_LIMIT_EXCEEDED':
-      return reply(452, '4.3.1', said);
-    case 'RATE_LIMIT_EXCEEDED':
-      return reply(452, '4.7.0', said);
-    case 'INVALID_API_KEY':
-    case 'UNAUTHORIZED':
-      return reply(535, '5.7.8', said);
-    case 'FORBIDDEN':
-    case 'PROJECT_DISABLED':
-      return reply(550, '5.7.1', said);
-    case 'SERVICE_UNAVAILABLE':
-    case 'INTERNAL_ERROR':
-      return reply(451, '4.3.0', said);
-    case 'BAD_REQUEST':
-    case 'NOT_FOUND':
-    case 'CONFLICT':
-    case 'IDEMPOTENCY_KEY_REUSED':
-    case 'SIGNUPS_DISABLED':
-      return reply(554, '5.6.0', said);
+  if (refusal.code !== 'VALIDATION_ERROR') {
+    const [code, status] = REFUSAL_REPLIES[refusal.code];
+    return reply(code, status, said);
   }
-  return assertNever(refusal.code, 'error code');
+  const errors = refusal.errors ?? [];
+  const text = errors.map((e) => `${e.field}: ${e.message}`).join('; ') || said;
+  if (errors.some((e) => e.code === 'unverified_domain')) return reply(550, '5.7.1', text);
+  if (errors.some((e) => e.code === 'too_big')) return reply(552, '5.3.4', text);
+  return reply(554, '5.6.0', text);
 }
 
 /** The answers of the submission protocol itself. */

@@ -22,12 +22,11 @@ async function engagedEmail(
   return requireFound(await noteEmailEngagement(sql, { emailId, engagement }), 'Link');
 }
 
+/** A fetch of a tracked link or pixel: its signed token, and what reads it. */
+type LinkRequest = Pick<LinkSettings, 'sql' | 'secret'> & { token: string };
+
 /** The open pixel was fetched: record email.opened. A forged or changed token is a 404. */
-export async function recordOpen({
-  sql,
-  secret,
-  token,
-}: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<void> {
+export async function recordOpen({ sql, secret, token }: LinkRequest): Promise<void> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'o') throw notFound('Link');
   await recordEmailEvent(sql, await engagedEmail(sql, payload.e, 'opened'), 'email.opened');
@@ -37,11 +36,7 @@ export async function recordOpen({
  * A tracked link was followed: record email.clicked and answer where to go. The target comes
  * from the signed token, so only URLs that were in the email can be reached this way.
  */
-export async function followClick({
-  sql,
-  secret,
-  token,
-}: Pick<LinkSettings, 'sql' | 'secret'> & { token: string }): Promise<string> {
+export async function followClick({ sql, secret, token }: LinkRequest): Promise<string> {
   const payload = readLinkToken(token, secret);
   if (payload?.k !== 'c' || !/^https?:\/\//.test(payload.u)) throw notFound('Link');
   const email = await engagedEmail(sql, payload.e, 'clicked');

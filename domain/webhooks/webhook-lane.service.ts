@@ -9,7 +9,7 @@ import {
 } from '../../db/sql/webhook-deliveries.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 import { decryptSecret } from '../shared/encryption.js';
-import type { QueueWakeups, WebhookSender, WorkflowEngine } from '../shared/ports.js';
+import type { LaneRun, QueueWakeups, WebhookSender, WorkflowEngine } from '../shared/ports.js';
 import { storableText } from '../shared/storable-text.pure.js';
 import { deliveryDeadline, nextAttempt, type WebhookRetrySchedule } from './retry-schedule.pure.js';
 import { createRecordBatcher } from './record-batcher.js';
@@ -163,26 +163,21 @@ export async function runWebhookLane({
   local,
   runForMs,
   signal,
+  onProgress = () => undefined,
   batchSize = 500,
   concurrency = 32,
   leaseSeconds = 120,
   idlePollMs = 1000,
   recordEveryMs = 200,
-  onProgress = () => undefined,
   ...deps
-}: WebhookDeliveryDeps & {
-  queue: string;
-  wakeups: QueueWakeups;
-  local: QueueWakeups;
-  runForMs: number;
-  signal: AbortSignal;
-  batchSize?: number;
-  concurrency?: number;
-  leaseSeconds?: number;
-  idlePollMs?: number;
-  recordEveryMs?: number;
-  onProgress?: (report: WebhookLaneReport) => void;
-}): Promise<WebhookLaneReport> {
+}: WebhookDeliveryDeps &
+  LaneRun & {
+    local: QueueWakeups;
+    batchSize?: number;
+    concurrency?: number;
+    recordEveryMs?: number;
+    onProgress?: (report: WebhookLaneReport) => void;
+  }): Promise<WebhookLaneReport> {
   const report: WebhookLaneReport = { attempted: 0, succeeded: 0, failed: 0, disabled: 0 };
   const until = Date.now() + runForMs;
   const keyOf = signingKeys(deps.encryptionKey);
