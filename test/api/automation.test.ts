@@ -1,4 +1,4 @@
-import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { Client as TemporalClient, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
@@ -367,8 +367,12 @@ async function runStatus(executionId: string): Promise<string> {
   try {
     const described = await new TemporalClient({ connection }).workflow
       .getHandle(`execution-${executionId}`)
-      .describe();
-    return described.status.name;
+      .describe()
+      .catch((error: unknown) => {
+        if (error instanceof WorkflowNotFoundError) return undefined;
+        throw error;
+      });
+    return described?.status.name ?? 'NOT_STARTED';
   } finally {
     await connection.close();
   }
@@ -468,8 +472,13 @@ describe('a run that opens with a DELAY', () => {
     const waiting = await firstExecutionWaitingAt(stack.api, sk, workflow, 'pause');
     const contact = await stack.api.get(`/contacts/${waiting!.contactId}`, sk);
     expect(contact.body.data.stage).toBe('welcomed');
-    // Its run exists (an operator sees it) while it waits.
-    expect(await runStatus(waiting!.id)).toBe('RUNNING');
+    // Its run exists (an operator sees it) while it waits. The dispatcher starts it just after
+    // the steps it took at dispatch, so it may not exist yet the moment the execution waits.
+    await eventually(async () => (await runStatus(waiting!.id)) !== 'NOT_STARTED', {
+      what: `the run of ${waiting!.id} to be started`,
+      timeoutMs: 20_000,
+    });
+    expect(['RUNNING', 'COMPLETED']).toContain(await runStatus(waiting!.id));
 
     const done = await waitForExecution(stack.api, sk, workflow.id, waiting!.id, ended);
     expect(done.status).toBe('COMPLETED');

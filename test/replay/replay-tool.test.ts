@@ -101,7 +101,7 @@ describe('npm run replay', () => {
       'campaignSend',
     ]);
     expect(none.out).toMatch(/replay: 0 runs of 0 workflow types, 0 diverged/);
-  });
+  }, 180_000); // three replays, each bundling the workflows: slow on a loaded 2-core machine
 
   it('names each run that diverges and its first differing event, and exits 1', async () => {
     const { code, out } = await replay([
