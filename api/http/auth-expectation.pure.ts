@@ -24,6 +24,12 @@ export const MATRIX_CREDENTIALS = [
 ] as const;
 export type MatrixCredential = (typeof MATRIX_CREDENTIALS)[number];
 
+/** Cells of one route whose answer is not the one its auth mode and role give, and why. */
+export interface AuthMatrixException {
+  expect: Partial<Record<MatrixCredential, MatrixAnswer>>;
+  why: string;
+}
+
 /**
  * allowed: the caller gets past authentication and authorisation, to validation or the handler
  * (any answer but 401, 403 and 5xx; 404 for an id that does not exist is fine).
@@ -40,12 +46,6 @@ export const MATRIX_ANSWERS = [
   'not-found-404',
 ] as const;
 export type MatrixAnswer = (typeof MATRIX_ANSWERS)[number];
-
-/** Cells of one route whose answer is not the one its auth mode and role give, and why. */
-export interface AuthMatrixException {
-  expect: Partial<Record<MatrixCredential, MatrixAnswer>>;
-  why: string;
-}
 
 export interface RouteAuth {
   path: string;

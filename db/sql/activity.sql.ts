@@ -136,17 +136,17 @@ export interface UpcomingCampaignRow {
   scheduled_at: Date;
 }
 
-export async function listScheduledCampaigns(
+/** The project's next `limit` scheduled campaigns, soonest first. */
+export const listScheduledCampaigns = (
   sql: Sql,
   { projectId, limit }: { projectId: string; limit: number },
-): Promise<UpcomingCampaignRow[]> {
-  return sql.query<UpcomingCampaignRow>(
+): Promise<UpcomingCampaignRow[]> =>
+  sql.query<UpcomingCampaignRow>(
     `SELECT id, name, scheduled_at FROM campaigns
       WHERE project_id = $1 AND status = 'SCHEDULED'
       ORDER BY scheduled_at, id LIMIT $2`,
     [projectId, limit],
   );
-}
 
 export interface UpcomingExecutionRow {
   id: string;

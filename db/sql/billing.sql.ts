@@ -286,6 +286,9 @@ export async function findLimitWarnings(
   );
 }
 
+/** The hours in [since, until). */
+export type HourRange = { since: Date; until: Date };
+
 export interface UnreportedUsage {
   project_id: string;
   customer_id: string;
@@ -298,10 +301,7 @@ export interface UnreportedUsage {
  * The hours in [since, until) with email rows of projects that have a Stripe customer, per
  * project and category, that no report covers yet (one set-based statement).
  */
-export async function findUnreportedUsage(
-  sql: Sql,
-  { since, until }: { since: Date; until: Date },
-): Promise<UnreportedUsage[]> {
+export async function findUnreportedUsage(sql: Sql, hours: HourRange): Promise<UnreportedUsage[]> {
   return sql.query<UnreportedUsage>(
     `WITH usage AS (
        SELECT e.project_id, b.stripe_customer_id AS customer_id,
@@ -318,7 +318,7 @@ export async function findUnreportedUsage(
                          WHERE r.project_id = u.project_id AND r.category = u.category
                            AND r.hour = u.hour)
       ORDER BY u.hour, u.project_id, u.category`,
-    [since, until],
+    [hours.since, hours.until],
   );
 }
 

@@ -5,7 +5,7 @@ import * as outbox from './email-outbox.sql.js';
 import { namedParams } from './named-params.js';
 import { CAMPAIGN_BLOCKED_REASON, CAMPAIGN_SUPPRESSION_JOIN } from './campaign-audience.sql.js';
 import type { CampaignRow } from './campaigns.sql.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 // A campaign's send: its status moves, its recipients' emails are queued in batches, it ends.
 
@@ -39,7 +39,7 @@ export async function markCampaignSent(
  */
 export async function unmarkCampaignSent(
   sql: Sql,
-  { projectId, campaignId }: { projectId: string; campaignId: string },
+  { projectId, campaignId }: InProject<'campaignId'>,
 ): Promise<void> {
   await sql.query(
     `UPDATE campaigns

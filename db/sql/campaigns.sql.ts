@@ -2,7 +2,7 @@ import type { AudienceType, CampaignStatus } from '../../domain/campaigns/campai
 import type { TrackingKind } from '../../domain/tracking/tracking-choice.pure.js';
 import { assignmentList, columnList, namedParams, placeholderList } from './named-params.js';
 import { findOwnedRow, statusListing } from './rows.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 // Campaign rows: drafts written and read, and a campaign's figures counted from its rows.
 
@@ -231,24 +231,19 @@ export async function campaignStats(
   return row;
 }
 
+/** What campaigns may be asked about: reading a segment, field, event or template; active only. */
+interface References {
+  segmentId?: string;
+  field?: string;
+  event?: string;
+  templateId?: string;
+  activeOnly?: boolean;
+}
+
 /** Campaigns of the project whose audience reads a field, an event or a segment. */
 export async function campaignsReferencing(
   sql: Sql,
-  {
-    projectId,
-    segmentId,
-    field,
-    event,
-    templateId,
-    activeOnly = false,
-  }: {
-    projectId: string;
-    segmentId?: string;
-    field?: string;
-    event?: string;
-    templateId?: string;
-    activeOnly?: boolean;
-  },
+  { projectId, segmentId, field, event, templateId, activeOnly = false }: InProject & References,
 ): Promise<{ id: string; name: string; status: CampaignStatus }[]> {
   return sql.query<{ id: string; name: string; status: CampaignStatus }>(
     `SELECT id, name, status FROM campaigns

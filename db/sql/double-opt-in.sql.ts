@@ -10,7 +10,7 @@ import {
 import { namedParams } from './named-params.js';
 import { optInPendingSql } from './opt-in-state.sql.js';
 import type { SendTemplateRow } from './queue-email.sql.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 /** What a confirmation email is made from: the project's setting, name and verified domains. */
 export interface ConfirmationContext {
@@ -183,13 +183,13 @@ export interface OptInContactRow {
 /** The contact a confirmation link names, in the project it names. */
 export async function findOptInContact(
   sql: Sql,
-  { projectId, contactId }: { projectId: string; contactId: string },
+  link: InProject<'contactId'>,
 ): Promise<OptInContactRow | undefined> {
   const [row] = await sql.query<OptInContactRow>(
     `SELECT c.email, c.subscribed, ${optInPendingSql('c')} AS pending, p.name AS project_name
        FROM contacts c JOIN projects p ON p.id = c.project_id
       WHERE c.id = $1 AND c.project_id = $2`,
-    [contactId, projectId],
+    [link.contactId, link.projectId],
   );
   return row;
 }

@@ -1,7 +1,7 @@
 import type { EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
 import { findColumn } from './rows.js';
-import type { Sql } from './sql.js';
+import type { LaneClaim, Sql } from './sql.js';
 
 /** An email row with what delivering it needs: its domain's DKIM key, what it tracks. */
 export interface DeliverableEmail {
@@ -74,7 +74,7 @@ export async function claimQueuedEmails(
     limit,
     leaseSeconds,
     ratePerSecond,
-  }: { queue: string; token: string; limit: number; leaseSeconds: number; ratePerSecond: number },
+  }: LaneClaim & { token: string; ratePerSecond: number },
 ): Promise<EmailClaim> {
   return sql.transaction(async (tx) => {
     const paces = await tx.query<{ project_id: string; allowance: number; wait_ms: number }>(

@@ -2,7 +2,7 @@ import type { ExecutionCommandKind } from '../../domain/automation/execution-com
 import type { ExecutionStatus } from '../../domain/automation/execution-status.pure.js';
 import type { ReceivedEvent } from '../../domain/automation/execution-path.pure.js';
 import type { WorkflowGraph } from '../../domain/automation/step-config.pure.js';
-import type { Sql } from './sql.js';
+import type { LaneClaim, Sql } from './sql.js';
 
 export interface DispatchedBatch {
   /** Events taken from the outbox. */
@@ -112,7 +112,7 @@ export interface CommandRow {
  */
 export async function claimCommands(
   sql: Sql,
-  { queue, limit, leaseSeconds }: { queue: string; limit: number; leaseSeconds: number },
+  { queue, limit, leaseSeconds }: LaneClaim,
 ): Promise<CommandRow[]> {
   return sql.query<CommandRow>(
     `WITH claimed AS (
@@ -162,32 +162,15 @@ export interface ExecutionStartRow {
   trigger_event: ReceivedEvent | null;
 }
 
-export async function findExecutionStarts(
-  sql: Sql,
-  { executionIds }: { executionIds: string[] },
-): Promise<ExecutionStartRow[]> {
-  if (executionIds.length === 0) return [];
-  return sql.query<ExecutionStartRow>(
-    `SELECT x.id, x.project_id, x.workflow_id, w.name AS workflow_name, x.contact_id,
-            c.email AS contact_email, x.queue, g.graph, x.context, x.trigger_event
-       FROM executions x
-       JOIN workflows w ON w.id = x.workflow_id
-       JOIN workflow_graphs g ON g.id = x.graph_id
-       JOIN contacts c ON c.id = x.contact_id
-      WHERE x.id = ANY($1::uuid[])`,
-    [executionIds],
-  );
-}
-
 /** Marks executions as running in Temporal (their workflow was started, or already was). */
 export async function markExecutionsStarted(
   sql: Sql,
-  { executionIds }: { executionIds: string[] },
+  { started }: { started: ReadonlySet<string> },
 ): Promise<void> {
-  if (executionIds.length === 0) return;
+  if (started.size === 0) return;
   await sql.query(
     'UPDATE executions SET started_at = coalesce(started_at, now()) WHERE id = ANY($1::uuid[])',
-    [executionIds],
+    [[...started]],
   );
 }
 
@@ -198,13 +181,36 @@ export interface SignalledEventRow {
   created_at: Date;
 }
 
-export async function findEventsById(
+/**
+ * What a batch of commands needs: the START commands' executions and the SIGNAL commands' events,
+ * each by id, in two statements (none for an empty list).
+ */
+export async function findCommandInputs(
   sql: Sql,
-  { eventIds }: { eventIds: string[] },
-): Promise<SignalledEventRow[]> {
-  if (eventIds.length === 0) return [];
-  return sql.query<SignalledEventRow>(
-    'SELECT id, name, data, created_at FROM events WHERE id = ANY($1::uuid[])',
-    [eventIds],
-  );
+  { executionIds, eventIds }: { executionIds: string[]; eventIds: string[] },
+): Promise<{ starts: Map<string, ExecutionStartRow>; events: Map<string, SignalledEventRow> }> {
+  const [starts, events] = await Promise.all([
+    executionIds.length === 0
+      ? []
+      : sql.query<ExecutionStartRow>(
+          `SELECT x.id, x.project_id, x.workflow_id, w.name AS workflow_name, x.contact_id,
+                  c.email AS contact_email, x.queue, g.graph, x.context, x.trigger_event
+             FROM executions x
+             JOIN workflows w ON w.id = x.workflow_id
+             JOIN workflow_graphs g ON g.id = x.graph_id
+             JOIN contacts c ON c.id = x.contact_id
+            WHERE x.id = ANY($1::uuid[])`,
+          [executionIds],
+        ),
+    eventIds.length === 0
+      ? []
+      : sql.query<SignalledEventRow>(
+          'SELECT id, name, data, created_at FROM events WHERE id = ANY($1::uuid[])',
+          [eventIds],
+        ),
+  ]);
+  return {
+    starts: new Map(starts.map((row) => [row.id, row])),
+    events: new Map(events.map((row) => [row.id, row])),
+  };
 }

@@ -17,7 +17,7 @@ export interface JobRow {
 /** QUEUED becomes RUNNING (once), and the job is answered in whatever status it is. */
 export async function startJob(
   sql: Sql,
-  { jobId }: { jobId: string },
+  { jobId }: { jobId: JobRow['id'] },
 ): Promise<JobRow | undefined> {
   const [row] = await sql.query<JobRow>(
     `WITH started AS (

@@ -1,6 +1,6 @@
 import type { EmailStatus } from '../../domain/sending/email-status.pure.js';
 import type { EmailType } from '../../domain/sending/email-type.pure.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 /** One email of a project, with the names of the contact, campaign, template and workflow. */
 export interface MessageRow {
@@ -81,7 +81,7 @@ export async function listMessageEvents(
     contactId,
     emailId,
     limit,
-  }: { projectId: string; contactId: string; emailId: string; limit: number },
+  }: InProject<'contactId'> & { emailId: string; limit: number },
 ): Promise<MessageEventRow[]> {
   return sql.query<MessageEventRow>(
     `SELECT id, name, created_at, data FROM events

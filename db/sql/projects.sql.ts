@@ -1,6 +1,6 @@
 import type { DoubleOptInSettings } from '../../domain/contacts/double-opt-in-settings.pure.js';
 import type { KeyKind } from '../../domain/projects/key-kind.pure.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 export interface ProjectKeyRow {
   /** The key as looked up: the secret key's hash, or the public key. */
@@ -124,10 +124,7 @@ export interface SetupFacts {
 }
 
 /** Whether the project went through each onboarding step, in one statement of EXISTS probes. */
-export async function findSetupFacts(
-  sql: Sql,
-  { projectId }: { projectId: string },
-): Promise<SetupFacts> {
+export async function findSetupFacts(sql: Sql, { projectId }: InProject): Promise<SetupFacts> {
   const [row] = await sql.query<SetupFacts>(
     `SELECT
        EXISTS (SELECT 1 FROM project_members m JOIN users u ON u.id = m.user_id

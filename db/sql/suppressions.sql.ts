@@ -45,26 +45,19 @@ export const countSuppressions = (
 ): Promise<number> =>
   countProjectRows(sql, { table: 'suppressions', column: 'reason' }, { projectId, value: reason });
 
-/** Lifts an address's suppression; undefined when it had none. */
+/**
+ * Lifts an address's suppression, answering it with the address's contact (null when it has
+ * none); undefined when it had none.
+ */
 export async function deleteSuppression(
   sql: Sql,
   { projectId, email }: { projectId: string; email: string },
-): Promise<SuppressionRow | undefined> {
-  const [row] = await sql.query<SuppressionRow>(
-    `DELETE FROM suppressions WHERE project_id = $1 AND email = $2 RETURNING ${COLUMNS}`,
+): Promise<(SuppressionRow & { contact_id: string | null }) | undefined> {
+  const [row] = await sql.query<SuppressionRow & { contact_id: string | null }>(
+    `DELETE FROM suppressions WHERE project_id = $1 AND email = $2
+     RETURNING ${COLUMNS},
+       (SELECT c.id FROM contacts c WHERE c.project_id = $1 AND c.email = $2) AS contact_id`,
     [projectId, email],
   );
   return row;
-}
-
-/** The contact of an address in the project, if there is one. */
-export async function findContactIdByEmail(
-  sql: Sql,
-  { projectId, email }: { projectId: string; email: string },
-): Promise<string | undefined> {
-  const [row] = await sql.query<{ id: string }>(
-    'SELECT id FROM contacts WHERE project_id = $1 AND email = $2',
-    [projectId, email],
-  );
-  return row?.id;
 }

@@ -1,18 +1,18 @@
 import { findColumn } from './rows.js';
 import type { Sql } from './sql.js';
 
-export async function insertUpload(
-  sql: Sql,
-  {
-    key,
-    projectId,
-    contentType,
-    size,
-  }: { key: string; projectId: string; contentType: string; size: number },
-): Promise<void> {
+/** An uploaded file's key in the store, and what is known of it. */
+export interface NewUpload {
+  key: string;
+  projectId: string;
+  contentType: string;
+  size: number;
+}
+
+export async function insertUpload(sql: Sql, upload: NewUpload): Promise<void> {
   await sql.query(
     'INSERT INTO uploads (key, project_id, content_type, size) VALUES ($1, $2, $3, $4)',
-    [key, projectId, contentType, size],
+    [upload.key, upload.projectId, upload.contentType, upload.size],
   );
 }
 

@@ -1,7 +1,7 @@
 import type { WebhookDeliveryStatus } from '../../domain/webhooks/webhook-delivery-status.pure.js';
 import type { WebhookPayload } from '../../domain/webhooks/webhook-rules.pure.js';
 import { countDeleted, statusListing } from './rows.js';
-import type { Sql } from './sql.js';
+import type { LaneClaim, Sql } from './sql.js';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -145,7 +145,7 @@ const SWEEP_WINDOW = '1 hour';
  */
 export async function claimWebhookDeliveries(
   sql: Sql,
-  { queue, limit, leaseSeconds }: { queue: string; limit: number; leaseSeconds: number },
+  claim: LaneClaim,
 ): Promise<ClaimedDeliveryRow[]> {
   return sql.query<ClaimedDeliveryRow>(
     `WITH swept AS (
@@ -167,7 +167,7 @@ export async function claimWebhookDeliveries(
      SELECT c.*, e.url, e.secret,
             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
        FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-    [queue, limit, leaseSeconds, DISABLED_FOR_FAILING],
+    [claim.queue, claim.limit, claim.leaseSeconds, DISABLED_FOR_FAILING],
     'claim-webhook-deliveries',
   );
 }

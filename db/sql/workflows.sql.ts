@@ -3,7 +3,7 @@ import type { StepType, TransitionBranch } from '../../domain/automation/step-ty
 import type { TriggerType } from '../../domain/automation/trigger-type.pure.js';
 import { likeSubstring } from '../../domain/shared/like-pattern.pure.js';
 import { deleteOwnedRow, findOwnedRow } from './rows.js';
-import type { Sql } from './sql.js';
+import type { InProject, Sql } from './sql.js';
 
 export interface WorkflowRow {
   id: string;
@@ -297,7 +297,7 @@ export interface SegmentTriggerTarget {
 
 export async function findSegmentForTrigger(
   sql: Sql,
-  { projectId, segmentId }: { projectId: string; segmentId: string },
+  { projectId, segmentId }: InProject<'segmentId'>,
 ): Promise<SegmentTriggerTarget | undefined> {
   return findOwnedRow<SegmentTriggerTarget>(
     sql,

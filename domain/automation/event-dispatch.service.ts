@@ -4,8 +4,7 @@ import {
   claimCommands,
   deleteCommands,
   dispatchEventBatch,
-  findEventsById,
-  findExecutionStarts,
+  findCommandInputs,
   markExecutionsStarted,
   postponeCommands,
   type CommandRow,
@@ -126,20 +125,10 @@ async function carryOut({
   concurrency: number;
 }): Promise<{ done: Done[]; failed: Failed[] }> {
   const { sql } = steps;
-  const starts = new Map(
-    (
-      await findExecutionStarts(sql, {
-        executionIds: commands.filter((c) => c.kind === 'START').map((c) => c.execution_id),
-      })
-    ).map((row) => [row.id, row]),
-  );
-  const events = new Map(
-    (
-      await findEventsById(sql, {
-        eventIds: commands.flatMap((c) => (c.kind === 'SIGNAL' && c.event_id ? [c.event_id] : [])),
-      })
-    ).map((row) => [row.id, row]),
-  );
+  const { starts, events } = await findCommandInputs(sql, {
+    executionIds: commands.filter((c) => c.kind === 'START').map((c) => c.execution_id),
+    eventIds: commands.flatMap((c) => (c.kind === 'SIGNAL' && c.event_id ? [c.event_id] : [])),
+  });
   const done: Done[] = [];
   const failed: Failed[] = [];
   const limit = pLimit(concurrency);
@@ -189,7 +178,7 @@ async function carryOut({
   // START commands first: a SIGNAL of the same batch may be for an execution started in it.
   await Promise.all(commands.filter((c) => c.kind === 'START').map((c) => limit(() => run(c))));
   await Promise.all(commands.filter((c) => c.kind !== 'START').map((c) => limit(() => run(c))));
-  await markExecutionsStarted(sql, { executionIds: [...startedNow] });
+  await markExecutionsStarted(sql, { started: startedNow });
   return { done, failed };
 }
 

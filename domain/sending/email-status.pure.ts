@@ -11,12 +11,11 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** The statuses an accepted email starts in (POST /v1/send answers one per recipient). */
-export const ACCEPTED_EMAIL_STATUSES = [
-  'QUEUED',
-  'SUPPRESSED',
-] as const satisfies readonly EmailStatus[];
-export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];
+/**
+ * What the relay made of one email handed to it: ACCEPTED (a 250, recorded SENT by the caller),
+ * or the status a permanent refusal left it in.
+ */
+export type SmtpAnswer = 'ACCEPTED' | Extract<EmailStatus, 'BOUNCED' | 'FAILED'>;
 
 /**
  * What one delivery attempt did with an email (BOUNCED: the relay refused the address as one
@@ -24,8 +23,9 @@ export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];
  */
 export type DeliveryOutcome = Extract<EmailStatus, 'SENT' | 'FAILED' | 'BOUNCED'> | 'SKIPPED';
 
-/**
- * What the relay made of one email handed to it: ACCEPTED (a 250, recorded SENT by the caller),
- * or the status a permanent refusal left it in.
- */
-export type SmtpAnswer = 'ACCEPTED' | Extract<EmailStatus, 'BOUNCED' | 'FAILED'>;
+/** The statuses an accepted email starts in (POST /v1/send answers one per recipient). */
+export const ACCEPTED_EMAIL_STATUSES = [
+  'QUEUED',
+  'SUPPRESSED',
+] as const satisfies readonly EmailStatus[];
+export type AcceptedEmailStatus = (typeof ACCEPTED_EMAIL_STATUSES)[number];

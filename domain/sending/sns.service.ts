@@ -4,7 +4,12 @@ import { cleanStorableText } from '../shared/storable-text.pure.js';
 import type { FetchText } from '../shared/ports.js';
 import type { Feedback } from './delivery-feedback.pure.js';
 import { applyDeliveryFeedback, type FeedbackSettings } from './delivery-feedback.service.js';
-import type { SnsMessageType, SnsOutcome, SnsSignatureVersion } from './sns-message.pure.js';
+import {
+  SNS_SIGNATURE_ALGORITHMS,
+  type SnsMessageType,
+  type SnsOutcome,
+  type SnsSignatureVersion,
+} from './sns-message.pure.js';
 
 export interface SnsEnvelope {
   Type: SnsMessageType;
@@ -45,7 +50,7 @@ function checkSignature(envelope: SnsEnvelope, pem: string): void {
   let verified = false;
   try {
     const certificate = new X509Certificate(pem);
-    const verifier = createVerify(envelope.SignatureVersion === '2' ? 'RSA-SHA256' : 'RSA-SHA1');
+    const verifier = createVerify(SNS_SIGNATURE_ALGORITHMS[envelope.SignatureVersion]);
     verifier.update(snsStringToSign(envelope), 'utf8');
     verified = verifier.verify(certificate.publicKey, envelope.Signature, 'base64');
   } catch {

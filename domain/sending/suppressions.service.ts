@@ -3,7 +3,6 @@ import type { Sql } from '../../db/sql/sql.js';
 import {
   countSuppressions,
   deleteSuppression,
-  findContactIdByEmail,
   listSuppressionRows,
   type SuppressionRow,
 } from '../../db/sql/suppressions.sql.js';
@@ -85,11 +84,10 @@ export async function liftSuppression(lift: {
   return sql.transaction(async (tx) => {
     const row = await deleteSuppression(tx, { projectId, email: address });
     if (!row) throw notFound('Suppression');
-    const contactId = await findContactIdByEmail(tx, { projectId, email: address });
-    if (contactId) {
+    if (row.contact_id) {
       await insertEvent(tx, {
         projectId,
-        contactId,
+        contactId: row.contact_id,
         name: SUPPRESSION_LIFTED_EVENT,
         data: { reason: row.reason, suppressedAt: new Date(row.created_at).toISOString() },
       });

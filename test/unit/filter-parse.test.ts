@@ -83,16 +83,16 @@ describe('parseFilter', () => {
 
   it("converts Plunk's {logic, groups} shape, its operator names included", () => {
     const segmentId = '0195f3a4-7d3b-7c2e-9a51-3c1f0c2b8e11';
+    // Conditions whose operators both shapes name alike go through as they are.
+    const alike = [
+      { field: 'data.plan', operator: 'equals', value: 'pro' },
+      { field: 'event.signup', operator: 'notTriggeredWithin', value: 3, unit: 'hours' },
+    ];
     expect(
       parseFilter({
         logic: 'OR',
         groups: [
-          {
-            filters: [
-              { field: 'data.plan', operator: 'equals', value: 'pro' },
-              { field: 'event.signup', operator: 'notTriggeredWithin', value: 3, unit: 'hours' },
-            ],
-          },
+          { filters: alike },
           {
             filters: [{ field: `segment.${segmentId}`, operator: 'memberOfSegment' }],
             conditions: {
@@ -108,13 +108,7 @@ describe('parseFilter', () => {
       filter: {
         operator: 'OR',
         conditions: [
-          {
-            operator: 'AND',
-            conditions: [
-              { field: 'data.plan', operator: 'equals', value: 'pro' },
-              { field: 'event.signup', operator: 'notTriggeredWithin', value: 3, unit: 'hours' },
-            ],
-          },
+          { operator: 'AND', conditions: alike },
           {
             operator: 'AND',
             conditions: [

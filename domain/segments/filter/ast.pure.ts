@@ -25,9 +25,21 @@ export const ORDERING_OPERATORS = [
 ] as const;
 export type OrderingOperator = (typeof ORDERING_OPERATORS)[number];
 
+/** A date field against a window ending now (`value` units of `unit`). */
+export const AGE_OPERATORS = ['within', 'olderThan'] as const;
+export type AgeOperator = (typeof AGE_OPERATORS)[number];
+
+/** Whether a field has a value at all. */
+export const PRESENCE_OPERATORS = ['exists', 'notExists'] as const;
+export type PresenceOperator = (typeof PRESENCE_OPERATORS)[number];
+
 /** Match a text value against the condition's text, ignoring case. */
 export const TEXT_OPERATORS = ['contains', 'notContains', 'startsWith', 'endsWith'] as const;
 export type TextOperator = (typeof TEXT_OPERATORS)[number];
+
+/** Membership of another segment (`segment.<id>`). */
+export const SEGMENT_OPERATORS = ['memberOf', 'notMemberOf'] as const;
+export type SegmentOperator = (typeof SEGMENT_OPERATORS)[number];
 
 /** Compare a field's value with the condition's `value`. */
 export const VALUE_OPERATORS = [
@@ -43,14 +55,6 @@ export type ValueOperator = (typeof VALUE_OPERATORS)[number];
 /** Loose equality with the condition's `value` (one value, or any of a list). */
 export type EqualityOperator = Exclude<ValueOperator, TextOperator | OrderingOperator>;
 
-/** Whether a field has a value at all. */
-export const PRESENCE_OPERATORS = ['exists', 'notExists'] as const;
-export type PresenceOperator = (typeof PRESENCE_OPERATORS)[number];
-
-/** A date field against a window ending now (`value` units of `unit`). */
-export const AGE_OPERATORS = ['within', 'olderThan'] as const;
-export type AgeOperator = (typeof AGE_OPERATORS)[number];
-
 /** A contact's events of one name (`event.<name>`). */
 export const EVENT_OPERATORS = [
   'triggered',
@@ -61,10 +65,6 @@ export const EVENT_OPERATORS = [
   'triggeredCount',
 ] as const;
 export type EventOperator = (typeof EVENT_OPERATORS)[number];
-
-/** Membership of another segment (`segment.<id>`). */
-export const SEGMENT_OPERATORS = ['memberOf', 'notMemberOf'] as const;
-export type SegmentOperator = (typeof SEGMENT_OPERATORS)[number];
 
 export const CONDITION_OPERATORS = [
   ...VALUE_OPERATORS,
