@@ -70,10 +70,13 @@ export function contactUpsertParams({
   defaultSubscribed: boolean;
   source: string;
 }): unknown[] {
-  // id, email, subscribed, set and unset go as they are; the event's parts as columns of their own.
-  const input = rows.map(({ event, flipEventId, ...contact }, ord) => ({
+  const input = rows.map(({ id, email, subscribed, set, unset, event, flipEventId }, ord) => ({
     ord,
-    ...contact,
+    id,
+    email,
+    subscribed,
+    set,
+    unset,
     event_id: event?.id ?? null,
     event_name: event?.name ?? null,
     event_data: event?.data ?? null,

@@ -8,12 +8,6 @@ import { from as copyFromStdin } from 'pg-copy-streams';
  * statements pass a `name` and are prepared once per connection. MikroORM keeps the entities;
  * set-based and hot-path statements come through here, without its query building.
  */
-/** Parameters of a statement over the caller's project: its id, and the ids named in `K`. */
-export type InProject<K extends string = never> = { projectId: string } & Record<K, string>;
-
-/** A lane's claim: up to `limit` due rows of `queue`, each its own for `leaseSeconds`. */
-export type LaneClaim = { queue: string; limit: number; leaseSeconds: number };
-
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Runs `work` in one transaction on one connection; a thrown error rolls it back. */
@@ -29,6 +23,12 @@ export interface Sql {
    */
   copyFrom(text: string, chunks: AsyncIterable<string>): Promise<number>;
 }
+
+/** Parameters of a statement over the caller's project: its id, and the ids named in `K`. */
+export type InProject<K extends string = never> = { projectId: string } & Record<K, string>;
+
+/** A lane's claim: up to `limit` due rows of `queue`, each its own for `leaseSeconds`. */
+export type LaneClaim = { queue: string; limit: number; leaseSeconds: number };
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 

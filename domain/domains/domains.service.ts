@@ -37,7 +37,7 @@ export interface DomainSettings {
 
 type RecordSettings = Pick<DomainSettings, 'spfInclude' | 'mxHost' | 'returnPathPrefix'>;
 /** A use case's reach: the caller's project, through its entity manager. */
-type InProject = { em: Em; projectId: string };
+type ProjectScope = { em: Em; projectId: string };
 
 export interface DomainView {
   id: string;
@@ -108,7 +108,7 @@ export async function addDomain({
   domain: input,
 }: Pick<DomainSettings, 'encryptionKey'> &
   RecordSettings &
-  InProject & { domain: string }): Promise<DomainView> {
+  ProjectScope & { domain: string }): Promise<DomainView> {
   const name = normaliseDomain(input);
   if (!name) {
     throw validationError({
@@ -232,7 +232,7 @@ export async function verifyDomainNow({
   domainId,
 }: Pick<DomainSettings, 'dns'> &
   RecordSettings &
-  InProject & { domainId: string }): Promise<DomainView> {
+  ProjectScope & { domainId: string }): Promise<DomainView> {
   const domain = await findDomain(em, projectId, domainId);
   const settings = { spfInclude, mxHost, returnPathPrefix };
   return toDomainView(await checkDomainDns({ em, dns, ...settings, domain }), settings);

@@ -108,7 +108,7 @@ describe('parseFilter', () => {
       filter: {
         operator: 'OR',
         conditions: [
-          { operator: 'AND', conditions: alike },
+          { operator: 'AND', conditions: structuredClone(alike) },
           {
             operator: 'AND',
             conditions: [
