@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/shared/errors.js';
+import { DomainError, unavailable } from '../domain/shared/errors.js';
 import type { FetchText } from '../domain/shared/ports.js';
 
 /**
@@ -11,9 +11,7 @@ export function createTextFetcher({ timeoutMs = 10_000 }: { timeoutMs?: number }
   return async (url) => {
     const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
     if (res.status >= 500) {
-      throw new DomainError('SERVICE_UNAVAILABLE', `${url} answered ${res.status}`, {
-        suggestion: 'Try again later.',
-      });
+      throw unavailable(`${url} answered ${res.status}`, 'Try again later.');
     }
     if (!res.ok) throw new DomainError('UNAUTHORIZED', `Could not fetch ${url}`);
     return res.text();

@@ -71,9 +71,12 @@ export async function createProject({
   return { project, keys };
 }
 
-/** A user's or a project's memberships, oldest first, with both sides loaded. */
+/** A user's or a project's memberships, oldest first, with the other side loaded. */
 export const membershipsOf = (em: Em, of: { user: string } | { project: string }) =>
-  em.find(ProjectMember, of, { populate: ['user', 'project'], orderBy: { createdAt: 'asc' } });
+  em.find(ProjectMember, of, {
+    populate: ['user' in of ? 'project' : 'user'],
+    orderBy: { createdAt: 'asc' },
+  });
 
 export async function listProjectsOfUser({
   em,
