@@ -18,7 +18,7 @@ import {
 import { createPgQueueNotifier } from './pg-queue-notifier.js';
 import { startPgChannelWakeups } from './pg-queue-wakeups.js';
 import { createWebhookSender } from './webhook-sender.js';
-import { createSmtpMailer } from './smtp-mailer.js';
+import { createSmtpMailer } from './smtp/smtp-mailer.js';
 
 const START_UP_RETRY_MS = 180_000;
 

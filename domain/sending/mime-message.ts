@@ -118,9 +118,10 @@ export function quotedPrintable(text: string): Buffer {
       put(atLineEnd ? escaped(b) : b);
       continue;
     }
-    // A line's leading "." is dot-stuffed by the SMTP client; "=" and anything outside
-    // printable ASCII is escaped.
-    if (b >= 0x21 && b <= 0x7e && b !== 0x3d) put(b);
+    // "=", anything outside printable ASCII, and a line's leading "." (so that no line needs
+    // the SMTP client's dot-stuffing) are escaped.
+    const startsLine = lineLength === 0 || lineLength + 1 > 75;
+    if (b >= 0x21 && b <= 0x7e && b !== 0x3d && !(b === 0x2e && startsLine)) put(b);
     else put(escaped(b));
   }
   return out.subarray(0, at);

@@ -6,7 +6,7 @@ import { claimQueuedEmails } from '../../db/sql/email-delivery.sql.js';
 import { runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
-import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
+import { createSmtpMailer } from '../../runtime/smtp/smtp-mailer.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';

@@ -11,7 +11,7 @@ import { createDnsResolver } from '../../runtime/dns-resolver.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
 import { createWebhookSender } from '../../runtime/webhook-sender.js';
-import { createSmtpMailer } from '../../runtime/smtp-mailer.js';
+import { createSmtpMailer } from '../../runtime/smtp/smtp-mailer.js';
 import { createActivities } from '../../temporal/activities/index.js';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../domain/webhooks/retry-schedule.pure.js';
 import { TemporalWorkflowEngine } from '../../temporal/client.js';
