@@ -210,12 +210,18 @@ export async function queueCampaignBatch(
            'ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING',
          returning: 'id, contact_id',
        })}),
+     outcome AS MATERIALIZED (
+       SELECT j.contact_id, j.reason, q.id AS email_id
+         FROM judged j LEFT JOIN queued q ON q.contact_id = j.contact_id),
+     -- The batch's rows are found by key (the ANY), never by a join the planner could answer
+     -- with a scan of every recipient of the campaign (a cost that grew with its size).
      marked AS (
        UPDATE campaign_recipients r
-          SET status = CASE WHEN j.reason IS NULL THEN 'QUEUED' ELSE 'SKIPPED' END,
-              skip_reason = j.reason, email_id = q.id
-         FROM judged j LEFT JOIN queued q ON q.contact_id = j.contact_id
-        WHERE r.campaign_id = $1 AND r.contact_id = j.contact_id
+          SET status = CASE WHEN o.reason IS NULL THEN 'QUEUED' ELSE 'SKIPPED' END,
+              skip_reason = o.reason, email_id = o.email_id
+         FROM outcome o
+        WHERE r.campaign_id = $1 AND r.contact_id = o.contact_id
+          AND r.contact_id = ANY (ARRAY(SELECT contact_id FROM picked))
         RETURNING r.status)
      SELECT count(*)::int AS taken, count(*) FILTER (WHERE status = 'QUEUED')::int AS queued
        FROM marked`,
