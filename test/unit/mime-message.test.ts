@@ -68,6 +68,19 @@ describe('the lean message builder', () => {
     );
   });
 
+  it('escapes a leading dot, so that no line needs dot-stuffing', async () => {
+    // The second dot lands at a line's start after a soft line break.
+    const text = `${'a'.repeat(75)}.b\n.c`;
+    const raw = await buildLeanMessage({ ...base, text });
+    expect(
+      raw
+        .toString('latin1')
+        .split('\r\n')
+        .filter((line) => line.startsWith('.')),
+    ).toEqual([]);
+    expect((await PostalMime.parse(raw)).text).toBe(`${text}\n`);
+  });
+
   it('gives every message a boundary of its own', async () => {
     const boundaryOf = (raw: Buffer) => /boundary="([^"]+)"/.exec(raw.toString())?.[1];
     const [one, two] = await Promise.all([buildLeanMessage(base), buildLeanMessage(base)]);
