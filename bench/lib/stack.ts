@@ -73,6 +73,13 @@ export async function startBenchStack(
     ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
     EMAIL_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
     ...extraEnv,
+    // BENCH_ENV="EMAIL_DELIVERY_LANES=3 SMTP_POOL_SIZE=10": settings to try without editing a bench.
+    ...Object.fromEntries(
+      (process.env.BENCH_ENV?.split(' ').filter(Boolean) ?? []).map((pair) => {
+        const at = pair.indexOf('=');
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+    ),
   };
   // The API and the worker run from the server bundle, as `npm run api` / `npm run worker` do.
   await buildServerBundle();
