@@ -254,7 +254,8 @@ export async function sendComposed({
     await mailer.send(message);
   } catch (error) {
     if (error instanceof MailDeliveryError && error.permanent) {
-      if (permanentRefusalKind(error.message) === 'hard_bounce') {
+      // A refused sender (a From domain the relay will not take) bounces no recipient.
+      if (!error.senderRefused && permanentRefusalKind(error.message) === 'hard_bounce') {
         await applyDeliveryFeedback({
           sql,
           emailId,

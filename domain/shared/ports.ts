@@ -150,12 +150,16 @@ export interface OutgoingMessage {
   };
 }
 
-/** An SMTP failure; `permanent` for 5xx answers, otherwise worth retrying. */
+/**
+ * An SMTP failure; `permanent` for 5xx answers, otherwise worth retrying. `senderRefused` when
+ * the relay refused the envelope's sender (MAIL FROM): that says nothing of the recipient.
+ */
 export class MailDeliveryError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
     readonly responseCode?: number,
+    readonly senderRefused = false,
   ) {
     super(message);
   }

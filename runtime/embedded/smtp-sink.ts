@@ -36,11 +36,14 @@ export async function startSmtpSink({
   host = '127.0.0.1',
   mailDir,
   onMessage,
+  onSender,
 }: {
   port?: number;
   host?: string;
   mailDir?: string;
   onMessage?: SmtpDataHandler;
+  /** Answers MAIL FROM: an error with `responseCode` refuses the sender with that code. */
+  onSender?: (address: string) => void;
 }): Promise<SmtpSinkHandle> {
   if (mailDir) await mkdir(mailDir, { recursive: true });
   const closed = new Set<string>();
@@ -53,6 +56,14 @@ export async function startSmtpSink({
     logger: false,
     size: 60 * 1024 * 1024,
     onAuth: (_auth, _session, callback) => callback(null, { user: 'sink' }),
+    onMailFrom(address, _session, callback) {
+      try {
+        onSender?.(address.address);
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

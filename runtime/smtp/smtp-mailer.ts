@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { buildLeanMessage, canBuildLean, envelopeOf } from '../../domain/sending/mime-message.js';
 import { MailDeliveryError, type Mailer, type OutgoingMessage } from '../../domain/shared/ports.js';
-import { createSmtpPool, type RawMail } from './smtp-pool.js';
+import { SENDER_REFUSED, createSmtpPool, type RawMail } from './smtp-pool.js';
 import { SmtpReplyError } from './smtp-session.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
@@ -69,6 +69,7 @@ export function createSmtpMailer({
           error instanceof Error ? error.message : String(error),
           permanent,
           responseCode,
+          error instanceof SmtpReplyError && error.stage === SENDER_REFUSED,
         );
       }
       return { messageId: message.messageId ?? '' };

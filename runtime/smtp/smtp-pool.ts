@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { dataChunks } from './smtp-data.js';
 import {
   SmtpReplyError,
@@ -6,7 +7,7 @@ import {
   type SmtpSession,
   type SmtpTarget,
 } from './smtp-session.js';
-import type { SmtpReply } from './smtp-replies.js';
+import { replyLine, type SmtpReply } from './smtp-replies.js';
 
 // The delivery engine's SMTP client: a few long-lived connections that take messages from one
 // queue. With PIPELINING (RFC 2920) a message costs one write and one round trip: its data and
@@ -37,20 +38,28 @@ export interface SmtpPoolOptions {
 }
 
 const CODE_CLOSING = 421;
+const DATA_REPLY_TIMEOUT_MS = 600_000;
+const REOPEN_AFTER_REFUSAL_MS = 1000;
+
+/** What a refusal of MAIL FROM is called (it concerns the sender, not the recipient). */
+export const SENDER_REFUSED = 'Sender refused';
 
 /** MAIL, RCPT and DATA: the replies each may get, and what a refusal at each is called. */
 const ENVELOPE_STAGES = [
-  { expected: [250], refused: 'Sender refused' },
+  { expected: [250], refused: SENDER_REFUSED },
   { expected: [250, 251], refused: 'Recipient refused' },
   { expected: [354], refused: 'Data refused' },
 ] as const;
 
-const addressParameter = (address: string, session: SmtpSession): string =>
-  // eslint-disable-next-line no-control-regex
-  session.smtputf8 && /[^\x00-\x7f]/.test(address) ? ' SMTPUTF8' : '';
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** RFC 6531: an envelope with a UTF-8 address says so, when the server takes them. */
+const utf8Parameter = (job: RawMail, session: SmtpSession): string =>
+  session.smtputf8 && NON_ASCII.test(job.from + job.to) ? ' SMTPUTF8' : '';
 
 const envelopeCommands = (job: RawMail, session: SmtpSession): string[] => [
-  `MAIL FROM:<${job.from}>${addressParameter(job.from, session)}\r\n`,
+  `MAIL FROM:<${job.from}>${utf8Parameter(job, session)}\r\n`,
   `RCPT TO:<${job.to}>\r\n`,
   'DATA\r\n',
 ];
@@ -67,27 +76,35 @@ export function createSmtpPool({
   let open = 0;
   let ready = 0;
   let closed = false;
+  let refusedAt = 0;
 
-  const take = (): Promise<Job | undefined> => {
+  /** The next job for a connection; undefined after `idleMs` without one, or once `socket` closed. */
+  const take = (socket: Socket): Promise<Job | undefined> => {
     const job = queue.shift();
-    if (job || closed) return Promise.resolve(job);
+    if (job || closed || socket.destroyed) return Promise.resolve(job);
     return new Promise((resolve) => {
-      const waiter = (next: Job | undefined): void => {
+      const done = (next: Job | undefined): void => {
         clearTimeout(timer);
+        socket.off('close', gone);
+        const at = idle.indexOf(done);
+        if (at !== -1) idle.splice(at, 1);
         resolve(next);
       };
-      const timer = setTimeout(() => {
-        idle.splice(idle.indexOf(waiter), 1);
-        resolve(undefined);
-      }, idleMs);
-      idle.push(waiter);
+      // A connection the server closed while it waited takes no more jobs.
+      const gone = (): void => done(undefined);
+      const timer = setTimeout(gone, idleMs);
+      socket.once('close', gone);
+      idle.push(done);
     });
   };
 
   const enqueue = (job: Job, { first }: { first: boolean }): void => {
     const waiter = idle.shift();
     if (waiter) return waiter(job);
-    if (open < connections) {
+    // A server that refused a connection lately (its limit, say) is not asked for another at
+    // every message while connections it took are open.
+    const mayOpen = ready === 0 || Date.now() - refusedAt > REOPEN_AFTER_REFUSAL_MS;
+    if (open < connections && mayOpen) {
       open++;
       void runConnection(job);
       return;
@@ -153,7 +170,10 @@ export function createSmtpPool({
         envelopeSent = following !== undefined;
         let reply: SmtpReply;
         try {
+          // A relay may scan the content before it answers (RFC 5321 4.5.3.2.6: 10 minutes).
+          socket.setTimeout(DATA_REPLY_TIMEOUT_MS);
           reply = await replies.next();
+          socket.setTimeout(target.timeoutMs);
         } catch (error) {
           // The data went out, so whether it arrived is unknown: a retry of this one is the
           // caller's to decide. The next one's data never left.
@@ -163,13 +183,18 @@ export function createSmtpPool({
         }
         if (reply.code === 250) job.resolve(reply);
         else job.reject(new SmtpReplyError('Message refused', reply));
+        if (reply.code === CODE_CLOSING) {
+          if (following)
+            retryElsewhere(following, new Error(`The server closed: ${replyLine(reply)}`));
+          return false;
+        }
         if (following) {
           current = following;
           continue;
         }
       }
       if (sent >= messagesPerConnection) return true;
-      current = await take();
+      current = await take(socket);
       envelopeSent = false;
     }
     return true;
@@ -181,16 +206,20 @@ export function createSmtpPool({
       session = await openSession(target);
     } catch (error) {
       open--;
-      // Other connections drain the queue when there are any; with none, every waiting message
-      // would meet the same closed door, so they all fail now (to be retried later).
-      if (ready > 0) retryElsewhere(first, error as Error);
-      else for (const job of [first, ...queue.splice(0)]) job.reject(error as Error);
+      // While another connection is open or opening, the message waits for it; with none, every
+      // waiting message would meet the same closed door, so they all fail now (to be retried).
+      refusedAt = Date.now();
+      if (ready > 0 || open > 0) {
+        const waiter = idle.shift();
+        if (waiter) waiter(first);
+        else queue.unshift(first);
+      } else for (const job of [first, ...queue.splice(0)]) job.reject(error as Error);
       return;
     }
     ready++;
     const { socket } = session;
     try {
-      if (await transact(session, first)) {
+      if ((await transact(session, first)) && !socket.destroyed) {
         // A polite goodbye; a server that does not close within 5 s is closed on.
         socket.setTimeout(5000);
         socket.end('QUIT\r\n');

@@ -7,6 +7,9 @@ export interface SmtpReply {
   text: string;
 }
 
+const REPLY_LINE = /^[2-5]\d\d(?:[ -]|$)/;
+const MAX_LINE = 64 * 1024;
+
 /** `550 5.1.1 user unknown` as an error message and a refusal's words carry it. */
 export const replyLine = (reply: SmtpReply): string => `${reply.code} ${reply.text}`.trimEnd();
 
@@ -25,20 +28,29 @@ export function replyReader(socket: Socket) {
   const onData = (chunk: Buffer): void => {
     const text = partial + chunk.toString('latin1');
     let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const line = text.slice(start, text[end - 1] === '\r' ? end - 1 : end);
-      start = end + 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', start)) {
+      const line = text.slice(start, text[at - 1] === '\r' ? at - 1 : at);
+      start = at + 1;
+      // Anything but a reply would put every later reply out of step with its command.
+      if (!REPLY_LINE.test(line)) {
+        end(new Error(`The server answered out of protocol: ${line.slice(0, 200)}`));
+        socket.destroy();
+        return;
+      }
       lines.push(line.slice(4));
       // "250-" continues a reply, "250 " (or a bare "250") ends it.
       if (line[3] === '-') continue;
-      const code = Number(line.slice(0, 3));
-      const reply = { code: Number.isInteger(code) ? code : 0, lines, text: lines.join(' ') };
+      const reply = { code: Number(line.slice(0, 3)), lines, text: lines.join(' ') };
       lines = [];
       const waiter = waiting.shift();
       if (waiter) waiter.resolve(reply);
       else ready.push(reply);
     }
     partial = text.slice(start);
+    if (partial.length > MAX_LINE) {
+      end(new Error('The server answered out of protocol: a line without end'));
+      socket.destroy();
+    }
   };
   const end = (error: Error): void => {
     ended ??= error;

@@ -29,7 +29,7 @@ export interface SmtpSession {
 /** A reply the session did not expect, with the stage it came at. */
 export class SmtpReplyError extends Error {
   constructor(
-    stage: string,
+    readonly stage: string,
     readonly reply: SmtpReply,
   ) {
     super(`${stage}: ${replyLine(reply)}`);
@@ -137,6 +137,8 @@ export async function openSession(target: SmtpTarget): Promise<SmtpSession> {
       await expectReply(replies, 'STARTTLS refused', 220);
       replies.detach();
       const plain = socket;
+      // The TLS socket reports what breaks from here on; the plain one must not crash the process.
+      plain.on('error', () => undefined);
       socket = tls.connect({ socket: plain, ...tlsOptions });
       socket.setTimeout(target.timeoutMs);
       await connected(socket, 'secureConnect');

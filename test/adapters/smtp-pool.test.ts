@@ -192,15 +192,44 @@ describe('the SMTP pool', () => {
     expect(server.received).toHaveLength(0);
   });
 
-  it('takes a fresh connection when the server closed an idle one', async () => {
+  it('takes fresh connections when the server closed idle ones, spending no retry', async () => {
     const server = await startServer({ socketTimeout: 300 });
-    const pool = createSmtpPool({ target: plainTarget(server.port), connections: 1 });
-    await pool.send(mail(1));
+    const pool = createSmtpPool({ target: plainTarget(server.port), connections: 3 });
+    await Promise.all([1, 2, 3].map((i) => pool.send(mail(i))));
+    const opened = server.sessions.size;
+    expect(opened).toBeGreaterThanOrEqual(2);
+    // Every connection is closed by the server while it waits for work.
     await new Promise((resolve) => setTimeout(resolve, 800));
-    await pool.send(mail(2));
+    await Promise.all([4, 5, 6, 7, 8].map((i) => pool.send(mail(i))));
     pool.close();
-    expect(server.received.map((r) => r.to[0])).toEqual(['r1@example.test', 'r2@example.test']);
-    expect(server.sessions.size).toBe(2);
+    expect(server.received.map((r) => r.to[0]).sort()).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `r${i}@example.test`).sort(),
+    );
+    expect(server.sessions.size).toBeGreaterThan(opened);
+  });
+
+  it('sends everything over the connections a server allows, refusing the others (421)', async () => {
+    const server = await startServer({ maxClients: 1 });
+    const pool = createSmtpPool({ target: plainTarget(server.port), connections: 4 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => pool.send(mail(i))),
+    );
+    pool.close();
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(server.received).toHaveLength(40);
+  });
+
+  it('drops a server that answers out of protocol, failing what it was sending', async () => {
+    const rogue = net.createServer((socket) => {
+      socket.write('220 rogue ESMTP\r\n');
+      socket.on('data', () => socket.write('hello, I am not an SMTP server\r\n'));
+    });
+    await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
+    const port = (rogue.address() as net.AddressInfo).port;
+    const pool = createSmtpPool({ target: plainTarget(port), connections: 1 });
+    await expect(pool.send(mail(1))).rejects.toThrow(/out of protocol: hello, I am not/);
+    pool.close();
+    await new Promise((resolve) => rogue.close(resolve));
   });
 
   it('fails every waiting message when no connection can be opened', async () => {
@@ -221,8 +250,12 @@ describe('the SMTP pool', () => {
 });
 
 describe('the SMTP mailer', () => {
-  it('marks 5xx refusals permanent and 4xx ones temporary, with their reply code', async () => {
+  it('marks 5xx refusals permanent and 4xx ones temporary, with their reply code and stage', async () => {
     const server = await startServer({
+      onMailFrom(address, _session, callback) {
+        if (!address.address.startsWith('nobody')) return callback();
+        callback(Object.assign(new Error('5.1.8 Sender domain not found'), { responseCode: 553 }));
+      },
       onRcptTo(address, _session, callback) {
         const code = address.address.startsWith('full')
           ? 452
@@ -245,11 +278,17 @@ describe('the SMTP mailer', () => {
     });
     const gone = await mailer.send(message('gone@example.test')).catch((e: unknown) => e);
     const full = await mailer.send(message('full@example.test')).catch((e: unknown) => e);
+    const badSender = await mailer
+      .send({ ...message('ok@example.test'), from: 'nobody@nowhere.test' })
+      .catch((e: unknown) => e);
     await mailer.send(message('ok@example.test'));
     mailer.close();
     expect(gone).toBeInstanceOf(MailDeliveryError);
-    expect(gone).toMatchObject({ permanent: true, responseCode: 550 });
-    expect(full).toMatchObject({ permanent: false, responseCode: 452 });
+    expect(gone).toMatchObject({ permanent: true, responseCode: 550, senderRefused: false });
+    expect(full).toMatchObject({ permanent: false, responseCode: 452, senderRefused: false });
+    // A refused sender says nothing of the recipient (no hard bounce for it).
+    expect(badSender).toMatchObject({ permanent: true, responseCode: 553, senderRefused: true });
+    expect(String((badSender as Error).message)).toMatch(/^Sender refused: 553 5\.1\.8/);
     expect(server.received.map((r) => r.to[0])).toEqual(['ok@example.test']);
   });
 });

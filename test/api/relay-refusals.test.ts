@@ -167,4 +167,46 @@ describe('a relay refusing an address', () => {
       stack.smtp.setResponder(undefined);
     }
   });
+
+  it('fails, and bounces nobody, when the relay refuses the sender with a 5.1.x', async () => {
+    const { project, sk, domain } = await sender();
+    const to = uniqueEmail('innocent');
+    stack.smtp.setSenderResponder((address) => {
+      if (address.includes(domain)) {
+        throw Object.assign(
+          new Error('5.1.8 <sender>: Sender address rejected: Domain not found'),
+          {
+            responseCode: 553,
+          },
+        );
+      }
+    });
+    try {
+      const made = await stack.api.post('/contacts', {
+        ...sk,
+        body: { email: to, subscribed: true },
+      });
+      expect(made.status, made.text).toBe(201);
+      const res = await stack.api.post('/v1/send', {
+        ...sk,
+        body: { to, subject: 'Refused sender', body: '<p>b</p>', from: `a@${domain}` },
+      });
+      expect(res.status, res.text).toBe(200);
+      const emailId: string = res.body.data.emails[0].email;
+      const contact: string = res.body.data.emails[0].contact.id;
+      await eventually(async () => (await emailRow(emailId))?.status === 'FAILED', {
+        what: 'the email to fail',
+      });
+      expect((await emailRow(emailId))?.error).toMatch(/^Sender refused: 553 5\.1\.8 /);
+      expect(await suppressionOf(project.id, to)).toBeUndefined();
+      const events = (await stack.api.get(`/events/contact/${contact}`, sk)).body.data as {
+        name: string;
+      }[];
+      expect(events.map((e) => e.name)).toContain('email.failed');
+      expect(events.map((e) => e.name)).not.toContain('email.bounced');
+      expect((await stack.api.get(`/contacts/${contact}`, sk)).body.subscribed).toBe(true);
+    } finally {
+      stack.smtp.setSenderResponder(undefined);
+    }
+  });
 });

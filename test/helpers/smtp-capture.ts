@@ -14,7 +14,9 @@ export async function startSmtpCapture() {
   const messages: CapturedEmail[] = [];
   const waiters = new Set<() => void>();
   let respond: SmtpDataHandler | undefined;
+  let answerSender: ((address: string) => void) | undefined;
   const sink = await startSmtpSink({
+    onSender: (address) => answerSender?.(address),
     onMessage: async (message, connection) => {
       await respond?.(message, connection);
       // A client that hung up before the answer never saw the message accepted; an MTA drops it.
@@ -53,6 +55,10 @@ export async function startSmtpCapture() {
     /** Lets a test answer with an SMTP error (throw an error with `responseCode`). */
     setResponder(handler: SmtpDataHandler | undefined) {
       respond = handler;
+    },
+    /** Lets a test refuse a sender at MAIL FROM (throw an error with `responseCode`). */
+    setSenderResponder(handler: ((address: string) => void) | undefined) {
+      answerSender = handler;
     },
     stop: sink.stop,
   };
