@@ -50,9 +50,47 @@ const suppressionOf = (projectId: string, email: string) =>
       ).rows[0],
   );
 
+type Sender = Awaited<ReturnType<typeof sender>>;
+
+/** A subscribed contact at `to` (so that unsubscribing it shows), then a /v1/send to it. */
+async function sendToSubscribed({ sk, domain }: Sender, to: string, subject: string) {
+  const made = await stack.api.post('/contacts', { ...sk, body: { email: to, subscribed: true } });
+  expect(made.status, made.text).toBe(201);
+  const res = await stack.api.post('/v1/send', {
+    ...sk,
+    body: { to, subject, body: '<p>b</p>', from: `a@${domain}` },
+  });
+  expect(res.status, res.text).toBe(200);
+  return {
+    emailId: res.body.data.emails[0].email as string,
+    contact: res.body.data.emails[0].contact.id as string,
+  };
+}
+
+/** The email FAILED with `error` matched, its contact neither suppressed nor unsubscribed. */
+async function expectFailedOnly(
+  { project, sk }: Sender,
+  sent: { to: string; emailId: string; contact: string; error: RegExp | string },
+) {
+  await eventually(async () => (await emailRow(sent.emailId))?.status === 'FAILED', {
+    what: `${sent.to} to fail`,
+  });
+  const { error } = (await emailRow(sent.emailId)) ?? {};
+  if (typeof sent.error === 'string') expect(error).toContain(sent.error);
+  else expect(error).toMatch(sent.error);
+  expect(await suppressionOf(project.id, sent.to)).toBeUndefined();
+  const events = (await stack.api.get(`/events/contact/${sent.contact}`, sk)).body.data as {
+    name: string;
+  }[];
+  expect(events.map((e) => e.name)).toContain('email.failed');
+  expect(events.map((e) => e.name)).not.toContain('email.bounced');
+  expect((await stack.api.get(`/contacts/${sent.contact}`, sk)).body.subscribed).toBe(true);
+}
+
 describe('a relay refusing an address', () => {
   it('answers 5.1.1 and 5.2.1 with hard bounces: BOUNCED, suppressed, unsubscribed, evidence kept', async () => {
-    const { project, sk, domain } = await sender();
+    const from = await sender();
+    const { project, sk, domain } = from;
     const refusals = new Map([
       [
         uniqueEmail('unknown'),
@@ -72,19 +110,7 @@ describe('a relay refusing an address', () => {
     });
     try {
       for (const [to, answer] of refusals) {
-        // A subscribed contact, so that unsubscribing it shows.
-        const made = await stack.api.post('/contacts', {
-          ...sk,
-          body: { email: to, subscribed: true },
-        });
-        expect(made.status, made.text).toBe(201);
-        const res = await stack.api.post('/v1/send', {
-          ...sk,
-          body: { to, subject: 'Dead address', body: '<p>b</p>', from: `a@${domain}` },
-        });
-        expect(res.status, res.text).toBe(200);
-        const emailId: string = res.body.data.emails[0].email;
-        const contact: string = res.body.data.emails[0].contact.id;
+        const { emailId, contact } = await sendToSubscribed(from, to, 'Dead address');
         await eventually(async () => (await emailRow(emailId))?.status === 'BOUNCED', {
           what: `${to} to bounce`,
         });
@@ -125,7 +151,7 @@ describe('a relay refusing an address', () => {
   });
 
   it('fails other permanent refusals (552, 554 5.7.1) with the reason and suppresses nobody', async () => {
-    const { project, sk, domain } = await sender();
+    const from = await sender();
     const refusals = new Map([
       [uniqueEmail('full'), { code: 552, text: 'Requested mail action aborted: exceeded storage' }],
       [uniqueEmail('policy'), { code: 554, text: '5.7.1 Message rejected under policy' }],
@@ -139,29 +165,8 @@ describe('a relay refusing an address', () => {
     });
     try {
       for (const [to, answer] of refusals) {
-        // A subscribed contact, so that unsubscribing it shows.
-        const made = await stack.api.post('/contacts', {
-          ...sk,
-          body: { email: to, subscribed: true },
-        });
-        expect(made.status, made.text).toBe(201);
-        const res = await stack.api.post('/v1/send', {
-          ...sk,
-          body: { to, subject: 'Refused', body: '<p>b</p>', from: `a@${domain}` },
-        });
-        const emailId: string = res.body.data.emails[0].email;
-        const contact: string = res.body.data.emails[0].contact.id;
-        await eventually(async () => (await emailRow(emailId))?.status === 'FAILED', {
-          what: `${to} to fail`,
-        });
-        expect((await emailRow(emailId))?.error).toContain(answer.text);
-        expect(await suppressionOf(project.id, to)).toBeUndefined();
-        const events = (await stack.api.get(`/events/contact/${contact}`, sk)).body.data as {
-          name: string;
-        }[];
-        expect(events.map((e) => e.name)).toContain('email.failed');
-        expect(events.map((e) => e.name)).not.toContain('email.bounced');
-        expect((await stack.api.get(`/contacts/${contact}`, sk)).body.subscribed).toBe(true);
+        const sent = await sendToSubscribed(from, to, 'Refused');
+        await expectFailedOnly(from, { to, ...sent, error: answer.text });
       }
     } finally {
       stack.smtp.setResponder(undefined);
@@ -169,42 +174,16 @@ describe('a relay refusing an address', () => {
   });
 
   it('fails, and bounces nobody, when the relay refuses the sender with a 5.1.x', async () => {
-    const { project, sk, domain } = await sender();
+    const from = await sender();
     const to = uniqueEmail('innocent');
     stack.smtp.setSenderResponder((address) => {
-      if (address.includes(domain)) {
-        throw Object.assign(
-          new Error('5.1.8 <sender>: Sender address rejected: Domain not found'),
-          {
-            responseCode: 553,
-          },
-        );
-      }
+      if (!address.includes(from.domain)) return;
+      const refusal = new Error('5.1.8 <sender>: Sender address rejected: Domain not found');
+      throw Object.assign(refusal, { responseCode: 553 });
     });
     try {
-      const made = await stack.api.post('/contacts', {
-        ...sk,
-        body: { email: to, subscribed: true },
-      });
-      expect(made.status, made.text).toBe(201);
-      const res = await stack.api.post('/v1/send', {
-        ...sk,
-        body: { to, subject: 'Refused sender', body: '<p>b</p>', from: `a@${domain}` },
-      });
-      expect(res.status, res.text).toBe(200);
-      const emailId: string = res.body.data.emails[0].email;
-      const contact: string = res.body.data.emails[0].contact.id;
-      await eventually(async () => (await emailRow(emailId))?.status === 'FAILED', {
-        what: 'the email to fail',
-      });
-      expect((await emailRow(emailId))?.error).toMatch(/^Sender refused: 553 5\.1\.8 /);
-      expect(await suppressionOf(project.id, to)).toBeUndefined();
-      const events = (await stack.api.get(`/events/contact/${contact}`, sk)).body.data as {
-        name: string;
-      }[];
-      expect(events.map((e) => e.name)).toContain('email.failed');
-      expect(events.map((e) => e.name)).not.toContain('email.bounced');
-      expect((await stack.api.get(`/contacts/${contact}`, sk)).body.subscribed).toBe(true);
+      const sent = await sendToSubscribed(from, to, 'Refused sender');
+      await expectFailedOnly(from, { to, ...sent, error: /^Sender refused: 553 5\.1\.8 / });
     } finally {
       stack.smtp.setSenderResponder(undefined);
     }
