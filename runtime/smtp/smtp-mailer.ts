@@ -5,6 +5,7 @@ import { SENDER_REFUSED, createSmtpPool, type RawMail } from './smtp-pool.js';
 import { SmtpReplyError } from './smtp-session.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+const UNSAFE_IN_ENVELOPE = /[\r\n<>]/;
 
 // Builds what the lean builder cannot (attachments, headers that need encoding) with nodemailer's
 // composer and DKIM signer, into one buffer.
@@ -59,6 +60,10 @@ export function createSmtpMailer({
   });
   return {
     async send(message: OutgoingMessage) {
+      const envelope = envelopeOf(message);
+      // A line break or bracket would end the command and start another (SMTP injection).
+      if (UNSAFE_IN_ENVELOPE.test(envelope.from + envelope.to.join('')))
+        throw new MailDeliveryError('Refused: an envelope address holds CR, LF, < or >', true);
       try {
         await pool.send(await rawMailOf(message));
       } catch (error) {

@@ -40,6 +40,7 @@ export interface SmtpPoolOptions {
 const CODE_CLOSING = 421;
 const DATA_REPLY_TIMEOUT_MS = 600_000;
 const REOPEN_AFTER_REFUSAL_MS = 1000;
+const TRANSPORT_CLOSED = 'The mail transport is closed';
 
 /** What a refusal of MAIL FROM is called (it concerns the sender, not the recipient). */
 export const SENDER_REFUSED = 'Sender refused';
@@ -99,6 +100,7 @@ export function createSmtpPool({
   };
 
   const enqueue = (job: Job, { first }: { first: boolean }): void => {
+    if (closed) return job.reject(new Error(TRANSPORT_CLOSED));
     const waiter = idle.shift();
     if (waiter) return waiter(job);
     // A server that refused a connection lately (its limit, say) is not asked for another at
@@ -209,7 +211,7 @@ export function createSmtpPool({
       // While another connection is open or opening, the message waits for it; with none, every
       // waiting message would meet the same closed door, so they all fail now (to be retried).
       refusedAt = Date.now();
-      if (ready > 0 || open > 0) {
+      if (!closed && (ready > 0 || open > 0)) {
         const waiter = idle.shift();
         if (waiter) waiter(first);
         else queue.unshift(first);
@@ -238,7 +240,7 @@ export function createSmtpPool({
 
   return {
     send(mail: RawMail): Promise<SmtpReply> {
-      if (closed) return Promise.reject(new Error('The mail transport is closed'));
+      if (closed) return Promise.reject(new Error(TRANSPORT_CLOSED));
       return new Promise((resolve, reject) => {
         enqueue({ ...mail, resolve, reject, requeued: 0 }, { first: false });
       });
@@ -247,7 +249,7 @@ export function createSmtpPool({
     close(): void {
       closed = true;
       for (const waiter of idle.splice(0)) waiter(undefined);
-      for (const job of queue.splice(0)) job.reject(new Error('The mail transport is closed'));
+      for (const job of queue.splice(0)) job.reject(new Error(TRANSPORT_CLOSED));
     },
   };
 }

@@ -281,8 +281,14 @@ describe('the SMTP mailer', () => {
     const badSender = await mailer
       .send({ ...message('ok@example.test'), from: 'nobody@nowhere.test' })
       .catch((e: unknown) => e);
+    const injected = await mailer
+      .send(message('ok@example.test>\r\nRCPT TO:<victim@example.test'))
+      .catch((e: unknown) => e);
     await mailer.send(message('ok@example.test'));
     mailer.close();
+    // An address that would smuggle a command in is refused before any connection sees it.
+    expect(injected).toMatchObject({ permanent: true });
+    expect(String((injected as Error).message)).toMatch(/CR, LF/);
     expect(gone).toBeInstanceOf(MailDeliveryError);
     expect(gone).toMatchObject({ permanent: true, responseCode: 550, senderRefused: false });
     expect(full).toMatchObject({ permanent: false, responseCode: 452, senderRefused: false });
