@@ -7,6 +7,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import nodemailer from 'nodemailer';
+import { dataChunks } from '../../runtime/smtp/smtp-data.js';
+import { replyLine, replyReader, type ReplyReader } from '../../runtime/smtp/smtp-replies.js';
 import type { OutgoingMessage } from '../../domain/shared/ports.js';
 
 export interface RawMessage {
@@ -16,13 +18,11 @@ export interface RawMessage {
   data: Buffer;
 }
 
-/** A finished MIME message (CRLF or LF lines) as DATA carries it. */
+/** A finished MIME message (CRLF or LF lines) as DATA carries it (the engine's dot-stuffing). */
 export function dataOf(raw: Buffer): Buffer {
-  const text = raw
-    .toString('latin1')
-    .replace(/\r?\n/g, '\r\n')
-    .replace(/(^|\r\n)\./g, '$1..');
-  return Buffer.from(`${text}${text.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1');
+  return Buffer.concat(
+    dataChunks(Buffer.from(raw.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1')),
+  );
 }
 
 /** Builds and signs each message as the worker would (nodemailer, DKIM), ready to write. */
@@ -47,53 +47,12 @@ export async function prebuildMessages(messages: OutgoingMessage[]): Promise<Raw
   return built;
 }
 
-/** A socket's SMTP replies, read as they come: `replies(n)` answers the next n final lines. */
-function replyReader(socket: net.Socket) {
-  let buffered = '';
-  const finals: string[] = [];
-  let waiting:
-    { count: number; resolve: (r: string[]) => void; reject: (e: Error) => void } | undefined;
-  let failed: Error | undefined;
-  const settle = (): void => {
-    if (!waiting) return;
-    if (failed) {
-      waiting.reject(failed);
-      waiting = undefined;
-      return;
-    }
-    if (finals.length < waiting.count) return;
-    const { count, resolve } = waiting;
-    waiting = undefined;
-    resolve(finals.splice(0, count));
-  };
-  const onData = (chunk: Buffer): void => {
-    const lines = (buffered + chunk.toString('latin1')).split('\r\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line[3] === '-') continue;
-      if (!/^[23]/.test(line)) failed ??= new Error(`the server answered ${line}`);
-      finals.push(line);
-    }
-    settle();
-  };
-  const onError = (error: Error): void => {
-    failed ??= error;
-    settle();
-  };
-  socket.on('data', onData);
-  socket.on('error', onError);
-  return {
-    replies(count: number): Promise<string[]> {
-      return new Promise((resolve, reject) => {
-        waiting = { count, resolve, reject };
-        settle();
-      });
-    },
-    detach(): void {
-      socket.off('data', onData);
-      socket.off('error', onError);
-    },
-  };
+/** The next `count` replies, each of them 2xx or 3xx (anything else fails the run). */
+async function replies(reader: ReplyReader, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const reply = await reader.next();
+    if (reply.code >= 400) throw new Error(`the server answered ${replyLine(reply)}`);
+  }
 }
 
 /** Where to connect, and for submission the TLS and the login to use. */
@@ -114,12 +73,12 @@ async function runConnection(
   plain.setNoDelay(true);
   let socket: net.Socket = plain;
   let reader = replyReader(plain);
-  await reader.replies(1);
+  await replies(reader, 1);
   plain.write('EHLO bench\r\n');
-  await reader.replies(1);
+  await replies(reader, 1);
   if (starttls) {
     plain.write('STARTTLS\r\n');
-    await reader.replies(1);
+    await replies(reader, 1);
     reader.detach();
     const secure = tls.connect({ socket: plain, ca: starttls.ca, servername: 'localhost' });
     await new Promise<void>((resolve, reject) => {
@@ -129,20 +88,20 @@ async function runConnection(
     socket = secure;
     reader = replyReader(secure);
     secure.write('EHLO bench\r\n');
-    await reader.replies(1);
+    await replies(reader, 1);
   }
   if (auth) {
     socket.write(
       `AUTH PLAIN ${Buffer.from(`\0${auth.user}\0${auth.pass}`).toString('base64')}\r\n`,
     );
-    await reader.replies(1);
+    await replies(reader, 1);
   }
   const envelopeOf = (m: RawMessage): string =>
     `MAIL FROM:<${m.from}>\r\nRCPT TO:<${m.to}>\r\nDATA\r\n`;
   let current = next();
   if (current) {
     socket.write(envelopeOf(current));
-    await reader.replies(3);
+    await replies(reader, 3);
   }
   while (current) {
     const following = next();
@@ -150,7 +109,7 @@ async function runConnection(
     socket.write(
       following ? Buffer.concat([current.data, Buffer.from(envelopeOf(following))]) : current.data,
     );
-    await reader.replies(following ? 4 : 1);
+    await replies(reader, following ? 4 : 1);
     current = following;
   }
   socket.end('QUIT\r\n');

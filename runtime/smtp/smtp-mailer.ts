@@ -15,9 +15,11 @@ const composer = nodemailer.createTransport({
   newline: 'windows',
 });
 
-async function rawMailOf(message: OutgoingMessage): Promise<RawMail> {
+async function rawMailOf(
+  message: OutgoingMessage,
+  envelope: ReturnType<typeof envelopeOf>,
+): Promise<RawMail> {
   if (canBuildLean(message)) {
-    const envelope = envelopeOf(message);
     return {
       from: envelope.from,
       to: envelope.to[0] as string,
@@ -65,7 +67,7 @@ export function createSmtpMailer({
       if (UNSAFE_IN_ENVELOPE.test(envelope.from + envelope.to.join('')))
         throw new MailDeliveryError('Refused: an envelope address holds CR, LF, < or >', true);
       try {
-        await pool.send(await rawMailOf(message));
+        await pool.send(await rawMailOf(message, envelope));
       } catch (error) {
         const responseCode = error instanceof SmtpReplyError ? error.reply.code : undefined;
         // 5xx is a final answer; 4xx, timeouts and dropped connections are worth retrying.

@@ -46,11 +46,11 @@ const TRANSPORT_CLOSED = 'The mail transport is closed';
 export const SENDER_REFUSED = 'Sender refused';
 
 /** MAIL, RCPT and DATA: the replies each may get, and what a refusal at each is called. */
-const ENVELOPE_STAGES = [
+const ENVELOPE_STAGES: readonly { expected: readonly number[]; refused: string }[] = [
   { expected: [250], refused: SENDER_REFUSED },
   { expected: [250, 251], refused: 'Recipient refused' },
   { expected: [354], refused: 'Data refused' },
-] as const;
+];
 
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -140,7 +140,7 @@ export function createSmtpPool({
           if (!session.pipelining) socket.write(commands[i] as string);
           const reply = await replies.next();
           dataOpen = reply.code === 354;
-          if (!(stage.expected as readonly number[]).includes(reply.code)) {
+          if (!stage.expected.includes(reply.code)) {
             refusal ??= new SmtpReplyError(stage.refused, reply);
             if (!session.pipelining) break;
           }
