@@ -58,13 +58,15 @@ export interface EmailClaim {
 
 /**
  * Claims up to `limit` deliverable emails of a queue under a lease of `leaseSeconds`, no project
- * more than its send throttle allows (`ratePerSecond`, with a burst of one second's worth:
- * GCRA over `project_send_pace`, whose `tat` is when the project's next email is due). Within a project, mail that is not a campaign's goes first, so
- * a big campaign never holds transactional mail back; then oldest first. Rows other lanes hold
- * are skipped; rows this lane's `token` already holds (a retried attempt of the same lane after
- * its worker died) are taken back at once. One transaction: the projects with mail waiting are
- * found by a skip scan of the deliverable index, their pace rows locked (in id order, so lanes
- * never deadlock) and their allowance spent with the claim.
+ * more than its send throttle allows (`ratePerSecond`, with a burst of one second's worth: GCRA
+ * over `project_send_pace`, whose `tat` is when the project's next email is due). Within a
+ * project, mail that is not a campaign's goes first, so a big campaign never holds transactional
+ * mail back; then oldest first. Rows other lanes hold are skipped; rows this lane's `token`
+ * already holds (a retried attempt of the same lane after its worker died) are taken back at
+ * once, but not those the lane says it still has `inHand` (a lane claims its next batch while
+ * the last is under way). One transaction: the projects with mail waiting are found by a skip
+ * scan of the deliverable index, their pace rows locked (in id order, so lanes never deadlock)
+ * and their allowance spent with the claim.
  */
 export async function claimQueuedEmails(
   sql: Sql,
@@ -74,7 +76,13 @@ export async function claimQueuedEmails(
     limit,
     leaseSeconds,
     ratePerSecond,
-  }: LaneClaim & { token: string; ratePerSecond: number },
+    inHand = [],
+  }: LaneClaim & {
+    token: string;
+    ratePerSecond: number;
+    /** Emails the lane claimed and still delivers: not taken back, though the token holds them. */
+    inHand?: string[];
+  },
 ): Promise<EmailClaim> {
   return sql.transaction(async (tx) => {
     const paces = await tx.query<{ project_id: string; allowance: number; wait_ms: number }>(
@@ -113,7 +121,8 @@ export async function claimQueuedEmails(
            SELECT id, campaign_id, created_at FROM emails e
             WHERE e.delivery_queue = $1 AND e.project_id = a.project_id AND e.status = 'QUEUED'
               AND e.workflow_started_at IS NULL
-              AND (e.claimed_until IS NULL OR e.claimed_until < now() OR e.claimed_by = $2)
+              AND (e.claimed_until IS NULL OR e.claimed_until < now()
+                   OR (e.claimed_by = $2 AND e.id <> ALL($8::uuid[])))
             ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT a.allowance
             FOR UPDATE SKIP LOCKED) e
          ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT $3),
@@ -135,6 +144,7 @@ export async function claimQueuedEmails(
         open.map((pace) => pace.project_id),
         open.map((pace) => pace.allowance),
         ratePerSecond,
+        inHand,
       ],
       'claim-emails',
     );

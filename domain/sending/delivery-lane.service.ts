@@ -61,13 +61,15 @@ async function handOff({
 
 /**
  * One delivery lane: until `runForMs` passes or `signal` aborts, claims batches of queued
- * emails (no project beyond its send throttle) and delivers each through a free delivery slot;
+ * emails (no project beyond its send throttle) and delivers each through a free delivery slot,
+ * claiming the next batch once half of a full one is answered (a lane that waited for its whole
+ * batch left the connections idle through each batch's tail, its commit and the next claim);
  * what the server accepted is committed SENT in groups after the 250s (sent-recorder.ts: one
- * statement and one commit per group, at the latest when the batch has no email in flight). With nothing to take it sleeps until the queue's
- * wake-up, a throttled project's next turn or `idlePollMs`. Leases of
- * emails in hand are renewed while the lane lives; a lane that dies leaves them to expire, or to
- * its retried attempt, which carries the same token. Emails it claimed and never began are
- * released when it stops.
+ * statement and one commit per group, at the latest when no email is in flight). With nothing
+ * to take it sleeps until the queue's wake-up, a throttled project's next turn or
+ * `idlePollMs`. Leases of emails in hand are renewed while the lane lives; a lane that dies
+ * leaves them to expire, or to its retried attempt, which carries the same token. Emails it
+ * claimed and never began are released when it stops.
  */
 export async function runDeliveryLane({
   sql,
@@ -112,6 +114,16 @@ export async function runDeliveryLane({
   // server accepted is committed at once rather than waiting for more.
   let unanswered = 0;
   const recorder = createSentRecorder({ sql, idle: () => unanswered === 0, groupSize: batchSize });
+  // After a full batch (more mail may wait), the next is claimed once no more than `refillAt`
+  // emails wait for their answer; after a short one, once the batch has ended, as a claim that
+  // finds little would otherwise be repeated for every few emails.
+  const refillAt = Math.floor(batchSize / 2);
+  let refill: (() => void) | undefined;
+  let backlog = false;
+  // Every delivery begun and not yet ended (answered and, when accepted, recorded), and the
+  // first that threw (none should: the lane then stops, as it would on a failed claim).
+  const delivering = new Set<Promise<void>>();
+  let deliveryError: { error: unknown } | undefined;
 
   /** Composes and sends one email in a delivery slot; answers what was accepted, for the recorder. */
   const attempt = async (row: DeliverableEmail): Promise<AcceptedEmail | 'settled' | 'kept'> => {
@@ -157,6 +169,7 @@ export async function runDeliveryLane({
       );
     } finally {
       unanswered -= 1;
+      if (unanswered <= refillAt) refill?.();
     }
     // Kept, or never begun: stays held, released (or left to its lease) below.
     if (outcome === 'kept' || outcome === 'aborted') return recorder.nudge();
@@ -175,6 +188,17 @@ export async function runDeliveryLane({
 
   try {
     while (!signal.aborted && Date.now() < until) {
+      if (deliveryError) throw deliveryError.error;
+      if (!backlog && delivering.size > 0) {
+        await Promise.all(delivering);
+        continue;
+      }
+      if (unanswered > refillAt) {
+        // Every delivery ends (a stopped lane's waiting ones as 'aborted'), so this wakes.
+        await new Promise<void>((resolve) => (refill = resolve));
+        refill = undefined;
+        continue;
+      }
       const seen = wakeups.generation();
       const { emails: batch, throttledForMs } = await claimQueuedEmails(sql, {
         queue,
@@ -182,18 +206,33 @@ export async function runDeliveryLane({
         limit: batchSize,
         leaseSeconds,
         ratePerSecond,
+        inHand: [...held],
       });
+      backlog = batch.length === batchSize;
       if (batch.length === 0) {
-        // Mail that waits on its project's throttle is due at a known moment; new mail wakes us.
+        // What is in hand ends first (above), then the lane claims again or sleeps. Mail that
+        // waits on its project's throttle is due at a known moment; new mail wakes us.
+        if (delivering.size > 0) continue;
         const idle = Math.min(throttledForMs ?? idlePollMs, idlePollMs, until - Date.now());
         await wakeups.waitForChange(seen, Math.max(0, idle), signal);
         continue;
       }
       for (const row of batch) held.add(row.id);
       unanswered += batch.length;
-      await Promise.all(batch.map((row) => deliver(row)));
+      for (const row of batch) {
+        const delivery: Promise<void> = deliver(row)
+          .catch((error: unknown) => {
+            deliveryError ??= { error };
+          })
+          .finally(() => delivering.delete(delivery));
+        delivering.add(delivery);
+      }
     }
+    await Promise.all(delivering);
+    if (deliveryError) throw deliveryError.error;
   } finally {
+    // A claim that failed leaves deliveries under way: their leases are released only after.
+    await Promise.allSettled(delivering);
     clearInterval(renewal);
     if (held.size > 0) {
       await releaseEmailLeases(sql, { emailIds: [...held], token }).catch(() => undefined); // left to expire
