@@ -142,6 +142,8 @@ try {
   }, 'SENT');
   const stats = (await json(`${stack.apiUrl}/campaigns/${campaignId}/stats`, { headers: auth }))
     .body.data;
+  // Every email is SENT now: what the sink counted beyond the audience was sent twice.
+  const received = (await sink.counts()).count;
   const { rows: recipientRows } = await db.query(
     `SELECT count(*)::int AS n FROM campaign_recipients WHERE campaign_id = $1`,
     [campaignId],
@@ -201,6 +203,7 @@ try {
   row('ratio ours/floor (call to last email)', (oursRate / floorRate).toFixed(2));
   row('recipients snapshotted', recipientRows[0].n);
   row('stats.sent', stats.sent);
+  row('messages at the SMTP server', received);
   log('\nCPU seconds per 1,000 emails by process (sink: the counting sink; bench: this script):');
   log(`  ours:  ${JSON.stringify(oursPerThousand)}`);
   log(`  floor: ${JSON.stringify(perThousand(floorCpu, messages.length))}`);
@@ -218,6 +221,7 @@ try {
     [`first email < 500 ms: ${Math.round(firstIn)}`, firstIn < 500],
     [`snapshot < 1000 ms: ${Math.round(snapshotIn)}`, snapshotIn < 1000],
     [`worker RSS peak < 400 MB: ${workerRssPeakMb} MB`, workerRssPeakMb < 400],
+    [`each recipient mailed once: ${received} messages`, received === CONTACTS],
   ];
   log('\ntargets:');
   for (const [label, met] of targets) log(`  ${met ? 'PASS' : 'MISS'}  ${label}`);
