@@ -217,11 +217,9 @@ export async function queueCampaignBatch(
            open_tracking: 'k.open_tracking',
            click_tracking: 'k.click_tracking',
          },
+         // No ON CONFLICT: an email another transaction made for one of these recipients since
+         // the statement began (nothing does) fails the batch, and its retry finds that email.
          from: 'FROM judged j CROSS JOIN campaign k WHERE j.reason IS NULL AND j.existing_id IS NULL',
-         // Never met (the recipients are locked, and only this statement queues them); kept so
-         // that a conflict could not fail the batch.
-         onConflict:
-           'ON CONFLICT (campaign_id, contact_id) WHERE campaign_id IS NOT NULL DO NOTHING',
          returning: 'id',
        })}),
      marked AS (
@@ -230,10 +228,12 @@ export async function queueCampaignBatch(
               skip_reason = j.reason,
               email_id = CASE WHEN j.reason IS NULL THEN coalesce(j.existing_id, j.new_id) END
          FROM judged j
-        WHERE r.ctid = j.row_id
-        RETURNING r.status)
-     SELECT count(*)::int AS taken, count(*) FILTER (WHERE status = 'QUEUED')::int AS queued
-       FROM marked`,
+        WHERE r.ctid = j.row_id AND r.campaign_id = $1)
+     -- Counted from the batch, not from the rows marked: a recipient changed by another
+     -- transaction since the statement began (nothing does) is locked in its new version, which
+     -- the UPDATE does not see; it stays PENDING and the next batch marks it with its email.
+     SELECT count(*)::int AS taken, count(*) FILTER (WHERE reason IS NULL)::int AS queued
+       FROM judged`,
     [campaignId, domainId, deliveryQueue, limit],
     'queue-campaign-batch',
   );

@@ -63,8 +63,8 @@ export interface EmailClaim {
  * project, mail that is not a campaign's goes first, so a big campaign never holds transactional
  * mail back; then oldest first. Rows other lanes hold are skipped; rows this lane's `token`
  * already holds (a retried attempt of the same lane after its worker died) are taken back at
- * once, but not those the lane says it still has `inHand` (a lane claims its next batch while
- * the last is under way). One transaction: the projects with mail waiting are found by a skip
+ * once. Never those the lane says it still has `inHand` (a lane claims its next batch while
+ * the last is under way), even when their lease ran out. One transaction: the projects with mail waiting are found by a skip
  * scan of the deliverable index, their pace rows locked (in id order, so lanes never deadlock)
  * and their allowance spent with the claim.
  */
@@ -121,8 +121,8 @@ export async function claimQueuedEmails(
            SELECT id, campaign_id, created_at FROM emails e
             WHERE e.delivery_queue = $1 AND e.project_id = a.project_id AND e.status = 'QUEUED'
               AND e.workflow_started_at IS NULL
-              AND (e.claimed_until IS NULL OR e.claimed_until < now()
-                   OR (e.claimed_by = $2 AND e.id <> ALL($8::uuid[])))
+              AND (e.claimed_until IS NULL OR e.claimed_until < now() OR e.claimed_by = $2)
+              AND e.id <> ALL($8::uuid[])
             ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT a.allowance
             FOR UPDATE SKIP LOCKED) e
          ORDER BY (e.campaign_id IS NOT NULL), e.created_at LIMIT $3),

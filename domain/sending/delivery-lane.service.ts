@@ -120,9 +120,12 @@ export async function runDeliveryLane({
   const refillAt = Math.floor(batchSize / 2);
   let refill: (() => void) | undefined;
   let backlog = false;
-  // Every delivery begun and not yet ended (answered and, when accepted, recorded), and the
-  // first that threw (none should: the lane then stops, as it would on a failed claim).
+  // Every delivery begun and not yet ended (answered and, when accepted, recorded), the ids of
+  // their emails (which the lane's next claim must not take again; `held` also keeps emails
+  // whose delivery ended without settling them, which it should), and the first delivery that
+  // threw (none should: the lane then stops, as it would on a failed claim).
   const delivering = new Set<Promise<void>>();
+  const inFlight = new Set<string>();
   let deliveryError: { error: unknown } | undefined;
 
   /** Composes and sends one email in a delivery slot; answers what was accepted, for the recorder. */
@@ -206,7 +209,7 @@ export async function runDeliveryLane({
         limit: batchSize,
         leaseSeconds,
         ratePerSecond,
-        inHand: [...held],
+        inHand: [...inFlight],
       });
       backlog = batch.length === batchSize;
       if (batch.length === 0) {
@@ -220,11 +223,15 @@ export async function runDeliveryLane({
       for (const row of batch) held.add(row.id);
       unanswered += batch.length;
       for (const row of batch) {
+        inFlight.add(row.id);
         const delivery: Promise<void> = deliver(row)
           .catch((error: unknown) => {
             deliveryError ??= { error };
           })
-          .finally(() => delivering.delete(delivery));
+          .finally(() => {
+            inFlight.delete(row.id);
+            delivering.delete(delivery);
+          });
         delivering.add(delivery);
       }
     }
