@@ -1,14 +1,9 @@
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
-import { createSql, createSqlPool } from '../../db/sql/sql.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
-import { createLogger } from '../../runtime/logger.js';
-import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
-import { createSmtpMailer } from '../../runtime/smtp/smtp-mailer.js';
-import { TemporalWorkflowEngine } from '../../temporal/client.js';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
+import { startLaneHarness } from '../helpers/lane-harness.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -56,38 +51,16 @@ describe('a delivery lane with a backlog', () => {
       if (arrived.length === 1) await released;
     });
 
-    const queue = stack.env.TEMPORAL_TASK_QUEUE as string;
-    const url = inject('stack').databaseUrl;
-    const pool = createSqlPool({ url, max: 6 });
-    const sql = createSql(pool);
-    const mailer = createSmtpMailer({ url: stack.smtp.url });
-    const wakeups = await startPgQueueWakeups({
-      channel: EMAIL_QUEUED_CHANNEL,
-      url,
-      queue,
-      logger: createLogger({ level: 'silent', name: 'test' }),
-    });
-    const engine = TemporalWorkflowEngine.create({
-      address: '127.0.0.1:9',
-      namespace: 'default',
-      taskQueue: queue,
-      tls: false,
-    });
+    const harness = await startLaneHarness(stack, { poolMax: 6 });
     try {
       const lane = runDeliveryLane({
-        sql,
-        mailer,
-        engine,
-        wakeups,
+        ...harness,
         slots: pLimit(4),
-        queue,
         token: 'refill-lane',
         runForMs: 4000,
         ratePerSecond: 1000,
         batchSize: 4,
         signal: new AbortController().signal,
-        encryptionKey: stack.env.ENCRYPTION_KEY as string,
-        publicUrl: stack.env.PUBLIC_URL as string,
       });
       // A lane that waited for its whole batch would hold the first answer forever (until the
       // lane's time is up, with five arrived at most).
@@ -117,10 +90,7 @@ describe('a delivery lane with a backlog', () => {
       expect([...arrived].sort()).toEqual([...recipients].sort());
     } finally {
       stack.smtp.setResponder(undefined);
-      mailer.close();
-      await wakeups.close();
-      await engine.close();
-      await pool.end();
+      await harness.close();
     }
   }, 120_000);
 });

@@ -1,15 +1,10 @@
-import { EMAIL_QUEUED_CHANNEL } from '../../db/sql/wakeups.sql.js';
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createSql, createSqlPool } from '../../db/sql/sql.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimQueuedEmails } from '../../db/sql/email-delivery.sql.js';
 import { runDeliveryLane } from '../../domain/sending/delivery-lane.service.js';
-import { createLogger } from '../../runtime/logger.js';
-import { startPgQueueWakeups } from '../../runtime/pg-queue-wakeups.js';
-import { createSmtpMailer } from '../../runtime/smtp/smtp-mailer.js';
-import { TemporalWorkflowEngine } from '../../temporal/client.js';
 import { withDatabase } from '../helpers/database.js';
 import type { DnsServer } from '../helpers/dns-server.js';
+import { startLaneHarness } from '../helpers/lane-harness.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { projectFixture } from '../helpers/project-fixture.js';
@@ -44,37 +39,16 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
       if (message.to.includes(to))
         throw Object.assign(new Error('Greylisted, try again later'), { responseCode: 451 });
     });
-    const queue = stack.env.TEMPORAL_TASK_QUEUE as string;
-    const url = inject('stack').databaseUrl;
-    const pool = createSqlPool({ url, max: 4 });
-    const sql = createSql(pool);
-    const mailer = createSmtpMailer({ url: stack.smtp.url });
-    const wakeups = await startPgQueueWakeups({
-      channel: EMAIL_QUEUED_CHANNEL,
-      url,
-      queue,
-      logger: createLogger({ level: 'silent', name: 'test' }),
-    });
-    const engine = TemporalWorkflowEngine.create({
-      address: '127.0.0.1:9',
-      namespace: 'default',
-      taskQueue: queue,
-      tls: false,
-    });
+    const lane = await startLaneHarness(stack, { poolMax: 4 });
+    const { queue, sql } = lane;
     try {
       const report = await runDeliveryLane({
-        sql,
-        mailer,
-        engine,
-        wakeups,
+        ...lane,
         slots: pLimit(2),
-        queue,
         token: 'test-lane',
         runForMs: 500,
         ratePerSecond: 1000,
         signal: new AbortController().signal,
-        encryptionKey: stack.env.ENCRYPTION_KEY as string,
-        publicUrl: stack.env.PUBLIC_URL as string,
       });
       expect(report).toEqual({ sent: 0, failed: 0, retrying: 0 });
       const [row] = await withDatabase(
@@ -107,10 +81,7 @@ describe('a delivery lane that cannot hand an email to its retry workflow', () =
       expect(stack.smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(0);
     } finally {
       stack.smtp.setResponder(undefined);
-      mailer.close();
-      await wakeups.close();
-      await engine.close();
-      await pool.end();
+      await lane.close();
     }
   }, 120_000);
 });
