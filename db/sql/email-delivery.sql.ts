@@ -64,9 +64,9 @@ export interface EmailClaim {
  * mail back; then oldest first. Rows other lanes hold are skipped; rows this lane's `token`
  * already holds (a retried attempt of the same lane after its worker died) are taken back at
  * once. Never those the lane says it still has `inHand` (a lane claims its next batch while
- * the last is under way), even when their lease ran out. One transaction: the projects with mail waiting are found by a skip
- * scan of the deliverable index, their pace rows locked (in id order, so lanes never deadlock)
- * and their allowance spent with the claim.
+ * the last is under way), even when their lease ran out. One transaction: the projects with
+ * mail waiting are found by a skip scan of the deliverable index, their pace rows locked (in id
+ * order, so lanes never deadlock) and their allowance spent with the claim.
  */
 export async function claimQueuedEmails(
   sql: Sql,

@@ -120,12 +120,11 @@ export async function runDeliveryLane({
   const refillAt = Math.floor(batchSize / 2);
   let refill: (() => void) | undefined;
   let backlog = false;
-  // Every delivery begun and not yet ended (answered and, when accepted, recorded), the ids of
-  // their emails (which the lane's next claim must not take again; `held` also keeps emails
-  // whose delivery ended without settling them, which it should), and the first delivery that
-  // threw (none should: the lane then stops, as it would on a failed claim).
-  const delivering = new Set<Promise<void>>();
-  const inFlight = new Set<string>();
+  // Every delivery begun and not yet ended (answered and, when accepted, recorded), by email id:
+  // the lane's next claim must not take these again (`held` also keeps emails whose delivery
+  // ended without settling them, which it should); and the first delivery that threw (none
+  // should: the lane then stops, as it would on a failed claim).
+  const delivering = new Map<string, Promise<void>>();
   let deliveryError: { error: unknown } | undefined;
 
   /** Composes and sends one email in a delivery slot; answers what was accepted, for the recorder. */
@@ -193,7 +192,7 @@ export async function runDeliveryLane({
     while (!signal.aborted && Date.now() < until) {
       if (deliveryError) throw deliveryError.error;
       if (!backlog && delivering.size > 0) {
-        await Promise.all(delivering);
+        await Promise.all(delivering.values());
         continue;
       }
       if (unanswered > refillAt) {
@@ -209,7 +208,7 @@ export async function runDeliveryLane({
         limit: batchSize,
         leaseSeconds,
         ratePerSecond,
-        inHand: [...inFlight],
+        inHand: [...delivering.keys()],
       });
       backlog = batch.length === batchSize;
       if (batch.length === 0) {
@@ -223,27 +222,22 @@ export async function runDeliveryLane({
       for (const row of batch) held.add(row.id);
       unanswered += batch.length;
       for (const row of batch) {
-        inFlight.add(row.id);
-        const delivery: Promise<void> = deliver(row)
+        const delivery = deliver(row)
           .catch((error: unknown) => {
             deliveryError ??= { error };
           })
-          .finally(() => {
-            inFlight.delete(row.id);
-            delivering.delete(delivery);
-          });
-        delivering.add(delivery);
+          .finally(() => delivering.delete(row.id));
+        delivering.set(row.id, delivery);
       }
     }
-    await Promise.all(delivering);
-    if (deliveryError) throw deliveryError.error;
   } finally {
-    // A claim that failed leaves deliveries under way: their leases are released only after.
-    await Promise.allSettled(delivering);
+    // Deliveries under way end first (a failed claim leaves some): leases are released after.
+    await Promise.all(delivering.values());
     clearInterval(renewal);
     if (held.size > 0) {
       await releaseEmailLeases(sql, { emailIds: [...held], token }).catch(() => undefined); // left to expire
     }
   }
+  if (deliveryError) throw deliveryError.error;
   return report;
 }
