@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   countRecipients,
   findCampaignAudience,
@@ -23,6 +24,7 @@ import type { SqlFragment } from '../segments/filter/compile-sql.pure.js';
 import { compileForProject } from '../segments/segments.service.js';
 import type { QueueNotifier } from '../shared/ports.js';
 import type { AudienceType, CampaignStatus } from './campaign-status.pure.js';
+import { nextPollWaitMs } from './progress-poll.pure.js';
 
 // The steps of a campaign's send (temporal/workflows/campaign-send.workflow.ts), each safe to
 // repeat: the campaign's status and its rows say how far it came.
@@ -207,7 +209,9 @@ export async function queueCampaignEmails({
 
 /**
  * Watches the send until nothing is left to queue or deliver (`done`), the campaign stops
- * SENDING (cancelled), or `forMs` passes (`done: false`, so the run can continue as new).
+ * SENDING (cancelled), or `forMs` passes (`done: false`, so the run can continue as new). Polls
+ * every `pollMs`, or less often when a poll costs more than its share of that (a big send's
+ * counts; see progress-poll.pure.ts); `signal` ends a wait at once.
  */
 export async function watchCampaignSend({
   sql,
@@ -226,12 +230,17 @@ export async function watchCampaignSend({
 }): Promise<{ status: CampaignStatus | null; done: boolean }> {
   const until = Date.now() + forMs;
   for (;;) {
+    const started = performance.now();
     const state = await campaignProgress(sql, { campaignId });
+    const lastPollMs = performance.now() - started;
     progress?.(state);
     if (state.status !== 'SENDING') return { status: state.status, done: false };
     if (state.pending === 0 && state.queued === 0) return { status: 'SENDING', done: true };
     if (Date.now() >= until || signal?.aborted) return { status: 'SENDING', done: false };
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    // A cancelled activity stops waiting at once (the next round sees the signal).
+    await sleep(nextPollWaitMs({ pollMs, lastPollMs, leftMs: until - Date.now() }), undefined, {
+      signal,
+    }).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { queueCampaignBatch } from '../../db/sql/campaign-send.sql.js';
+import { watchCampaignSend } from '../../domain/campaigns/campaign-send.service.js';
 import { databasePool, seedProjectRows } from '../helpers/database.js';
 
 // A campaign batch (queueCampaignBatch) takes the next PENDING recipients in one statement: an
@@ -139,5 +140,44 @@ describe('campaign batches', () => {
     await sql.query(`UPDATE campaigns SET status = 'CANCELLED' WHERE id = $1`, [campaignId]);
     expect(await batch(campaignId, domainId, 10)).toEqual({ taken: 0, queued: 0 });
     expect((await recipients(campaignId)).every((r) => r.status === 'PENDING')).toBe(true);
+  });
+});
+
+// The watcher polls the campaign's progress until its send is done; its wait between polls grows
+// with what a poll costs (progress-poll.pure.ts), so a cancelled activity must not sit it out.
+describe('the campaign send watcher', () => {
+  it('stops waiting between polls when its activity is cancelled', async () => {
+    const { campaignId } = await sendingCampaign(3);
+    const cancelled = new AbortController();
+    const polls: { pending: number; queued: number }[] = [];
+    const watched = await watchCampaignSend({
+      sql,
+      campaignId,
+      forMs: 20 * 60_000,
+      pollMs: 10 * 60_000,
+      signal: cancelled.signal,
+      // Cancelled once the watcher waits for its second poll.
+      progress: (state) => {
+        polls.push(state);
+        if (polls.length === 1) setTimeout(() => cancelled.abort(), 50);
+      },
+    });
+    expect(watched).toEqual({ status: 'SENDING', done: false });
+    expect(polls).toMatchObject([
+      { pending: 3, queued: 0 },
+      { pending: 3, queued: 0 },
+    ]);
+  });
+
+  it('is done once no recipient is pending and no email queued', async () => {
+    const { campaignId } = await sendingCampaign(2);
+    await sql.query(
+      `UPDATE campaign_recipients SET status = 'SKIPPED', skip_reason = 'unsubscribed' WHERE campaign_id = $1`,
+      [campaignId],
+    );
+    expect(await watchCampaignSend({ sql, campaignId, forMs: 60_000, pollMs: 10 })).toEqual({
+      status: 'SENDING',
+      done: true,
+    });
   });
 });
