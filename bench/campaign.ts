@@ -124,10 +124,15 @@ try {
     return Boolean(rows[0]?.done);
   }, 'the snapshot');
   let ours = await sink.counts();
-  await waitFor(async () => {
-    ours = await sink.counts();
-    return ours.count >= CONTACTS;
-  }, `${CONTACTS} emails`);
+  await waitFor(
+    async () => {
+      ours = await sink.counts();
+      return ours.count >= CONTACTS;
+    },
+    `${CONTACTS} emails`,
+    // 15 minutes, or what 250 emails a second need (a million on a slow machine takes longer).
+    Math.max(900_000, (CONTACTS / 250) * 1000),
+  );
   const oursCpu = cpuDelta(cpuBefore, await cpuNow());
   clearInterval(rssSampler);
   loadAt('after the campaign');
