@@ -1,6 +1,6 @@
 import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 import { timeUnitSecondsSql } from '../../domain/shared/time-unit.pure.js';
-import { wholeHours, windowHoursCte } from './email-event-hours.sql.js';
+import { wholeHours, windowCountsCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
 
 export interface ActivityRow {
@@ -110,8 +110,8 @@ export async function countByName(
 ): Promise<Record<string, number>> {
   const { lo, hi } = wholeHours({ from, to });
   const rows = await sql.query<{ name: string; n: number }>(
-    `WITH ${windowHoursCte({ lo: '$5', hi: '$6' })}
-     SELECT name, sum(n)::int AS n FROM window_hours GROUP BY name`,
+    `WITH ${windowCountsCte({ lo: '$5', hi: '$6', bucket: () => 'NULL::timestamp' })}
+     SELECT name, n::int AS n FROM window_counts`,
     [projectId, names, from, to, lo, hi],
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));

@@ -6,13 +6,13 @@ import type {
 } from '../../domain/insights/activity-type.pure.js';
 import { CAMPAIGN_EMAIL_FIGURES, type CampaignEmailFigureCounts } from './campaigns.sql.js';
 import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
-import { wholeHours, windowHoursCte } from './email-event-hours.sql.js';
+import { wholeHours, windowCountsCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
 
 /**
  * Counts per bucket and event name of `names` (each `email.*`) in [from, to), every bucket of the
  * window present, buckets cut in UTC whatever the session's time zone. Buckets are whole UTC
- * hours, so each sums the window's hours (windowHoursCte: kept counts, the partial first and
+ * hours, so each sums the window's hours (windowCountsCte: kept counts, the partial first and
  * last hours counted from the events).
  */
 export async function eventTimeseries(
@@ -37,13 +37,10 @@ export async function eventTimeseries(
        SELECT generate_series(date_trunc($5, $3::timestamptz AT TIME ZONE 'UTC'),
                               ($4::timestamptz AT TIME ZONE 'UTC') - interval '1 microsecond',
                               ('1 ' || $5)::interval) AS bucket),
-     ${windowHoursCte({ lo: '$6', hi: '$7' })},
-     counts AS (
-       SELECT date_trunc($5, hour AT TIME ZONE 'UTC') AS bucket, name, sum(n)::int AS n
-         FROM window_hours GROUP BY 1, 2)
+     ${windowCountsCte({ lo: '$6', hi: '$7', bucket: (at) => `date_trunc($5, ${at} AT TIME ZONE 'UTC')` })}
      SELECT b.bucket AT TIME ZONE 'UTC' AS bucket,
-            coalesce(jsonb_object_agg(c.name, c.n) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
-       FROM buckets b LEFT JOIN counts c ON c.bucket = b.bucket
+            coalesce(jsonb_object_agg(c.name, c.n::int) FILTER (WHERE c.name IS NOT NULL), '{}') AS counts
+       FROM buckets b LEFT JOIN window_counts c ON c.bucket = b.bucket
       GROUP BY b.bucket ORDER BY b.bucket`,
     [projectId, names, from, to, granularity, lo, hi],
   );
