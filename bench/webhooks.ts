@@ -2,17 +2,18 @@
 // process). Ours: deliveries queued in the deliveries outbox (one INSERT, as the dispatcher
 // writes them), claimed, signed and POSTed by the webhook lanes, each outcome recorded. The
 // floor, in the same run: a plain HTTP client (keep-alive, the concurrency of our lanes together)
-// POSTing the same bodies to the same receiver, unsigned (ours also signs each one with
-// HMAC-SHA256 and sets its three Standard Webhooks headers); two clients are run, node's http and
-// undici (the one ours uses), and the faster is the floor. Ours is timed from the
-// moment the outbox rows are committed (the floor's clock starts with its bodies in hand; the
-// INSERT is the dispatcher's work, timed on its own and in the whole path below) to the moment
-// the receiver has every webhook-id; each phase waits until the one before is recorded. Also
-// shown, not compared: the whole path from events recorded in PostgreSQL (matched to the endpoint
-// by the dispatcher lanes) to the receiver, and the CPU each process spent per delivery on each
-// side (the sender: the worker for ours, from the committed rows to every outcome recorded, the
-// bench's own process for the floor; the receiver; PostgreSQL). Prints ours, the floor and
-// ours/floor (target >= 0.8: PASS or MISS).
+// POSTing the same bodies to the same receiver with the same headers, signed before its clock
+// starts (as bench:campaign's floor sends pre-signed messages: the receiver reads and counts the
+// same webhook-ids on both sides; ours signs each one with HMAC-SHA256 as it goes); two clients
+// are run, node's http and undici (the one ours uses), and the faster is the floor. Ours is
+// timed from the moment the outbox rows are committed (the floor's clock starts with its
+// requests in hand; the INSERT is the dispatcher's work, timed on its own and in the whole path
+// below) to the moment the receiver has every webhook-id; each phase waits until the one before
+// is recorded. Also shown, not compared: the whole path from events recorded in PostgreSQL
+// (matched to the endpoint by the dispatcher lanes) to the receiver, and the CPU each process
+// spent per delivery on each side (the sender: the worker for ours, from the committed rows to
+// every outcome recorded, the bench's own process for the floor; the receiver; PostgreSQL).
+// Prints ours, the floor and ours/floor (target >= 0.8: PASS or MISS).
 // Settings: BENCH_DELIVERIES (10000 per round), BENCH_ROUNDS (3, after one untimed warm-up round;
 // medians decide); BENCH_PG_STATEMENTS=1 prints PostgreSQL's time by statement;
 // BENCH_WORKER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the worker.
@@ -21,6 +22,7 @@ import pLimit from 'p-limit';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { AUTOMATION_PENDING_CHANNEL, WEBHOOKS_PENDING_CHANNEL } from '../db/sql/wakeups.sql.js';
+import { signedHeaders, signingKey } from '../domain/webhooks/webhook-signing.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { resetStatements, topStatements } from './lib/pg-statements.js';
@@ -103,29 +105,26 @@ try {
     )
   ).rows;
 
+  const floorKey = signingKey(endpoint.body.secret as string);
+  /** A floor request: a body and the headers ours would send with it, signed in advance. */
+  interface Signed {
+    body: string;
+    headers: Record<string, string>;
+  }
   const agent = new http.Agent({ keepAlive: true, maxSockets: LANES * PER_LANE });
-  const post = (body: string): Promise<void> =>
+  const post = ({ body, headers }: Signed): Promise<void> =>
     new Promise((resolve, reject) => {
-      const req = http.request(
-        `${sinkUrl}/hooks`,
-        { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve());
-        },
-      );
+      const req = http.request(`${sinkUrl}/hooks`, { method: 'POST', agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
       req.on('error', reject);
       req.end(body);
     });
 
   const undici = new Pool(sinkUrl, { connections: LANES * PER_LANE });
-  const undiciPost = async (body: string): Promise<void> => {
-    const res = await undici.request({
-      path: '/hooks',
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body,
-    });
+  const undiciPost = async ({ body, headers }: Signed): Promise<void> => {
+    const res = await undici.request({ path: '/hooks', method: 'POST', headers, body });
     await res.body.dump();
   };
   const floors = { 'node:http': post, undici: undiciPost } as const;
@@ -175,14 +174,22 @@ try {
     await waitForRecorded();
     const oursCpu = cpuDelta(oursCpuBefore, await snapshot());
 
-    // The floor: the same bodies, POSTed by a plain client at the lanes' concurrency.
-    const bodies = (
-      await db.query<{ body: string }>(
-        `SELECT payload::text AS body FROM webhook_deliveries
+    // The floor: the same bodies and headers, POSTed by a plain client at the lanes' concurrency.
+    const at = new Date();
+    const bodies: Signed[] = (
+      await db.query<{ id: string; body: string }>(
+        `SELECT id, payload::text AS body FROM webhook_deliveries
           WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
         [endpoint.body.id, DELIVERIES],
       )
-    ).rows.map((r) => r.body);
+    ).rows.map(({ id, body }) => ({
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Mailwright-Webhooks/1',
+        ...signedHeaders({ id, body, keys: [floorKey], at }),
+      },
+    }));
     const floorRates = {} as Record<keyof typeof floors, number>;
     const floorCpu = {} as Record<keyof typeof floors, Record<string, number>>;
     for (const [client, send] of Object.entries(floors) as [keyof typeof floors, typeof post][]) {
@@ -193,8 +200,9 @@ try {
       await Promise.all(bodies.map((body) => limit(() => send(body))));
       floorRates[client] = DELIVERIES / ((performance.now() - floorStarted) / 1000);
       floorCpu[client] = perDelivery(cpuDelta(floorCpuBefore, await snapshot()));
-      const posted = (await counts()).posts;
-      if (posted !== DELIVERIES) throw new Error(`${client} posted ${posted} of ${DELIVERIES}`);
+      const posted = await counts();
+      if (posted.posts !== DELIVERIES || posted.distinct !== DELIVERIES)
+        throw new Error(`${client} posted ${JSON.stringify(posted)} of ${DELIVERIES}`);
     }
 
     // The whole path, for the record: events recorded (the outbox trigger queues them), matched
