@@ -22,7 +22,7 @@ import pLimit from 'p-limit';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { AUTOMATION_PENDING_CHANNEL, WEBHOOKS_PENDING_CHANNEL } from '../db/sql/wakeups.sql.js';
-import { signedHeaders, signingKey } from '../domain/webhooks/webhook-signing.js';
+import { deliveryHeaders, signingKey } from '../domain/webhooks/webhook-signing.js';
 import { runEntryPoint } from '../test/helpers/processes.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
 import { resetStatements, topStatements } from './lib/pg-statements.js';
@@ -184,11 +184,7 @@ try {
       )
     ).rows.map(({ id, body }) => ({
       body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'Mailwright-Webhooks/1',
-        ...signedHeaders({ id, body, keys: [floorKey], at }),
-      },
+      headers: deliveryHeaders({ id, body, keys: [floorKey], at }),
     }));
     const floorRates = {} as Record<keyof typeof floors, number>;
     const floorCpu = {} as Record<keyof typeof floors, Record<string, number>>;

@@ -31,24 +31,23 @@ export const windowCountsCte = ({
   lo: string;
   hi: string;
   bucket: (at: string) => string;
-}): string => `window_counts AS (
+}): string => {
+  /** The events of [start, end), counted into their buckets by index range. */
+  const counted = (start: string, end: string): string => `
+         SELECT ${bucket('e.created_at')}, e.name, count(*)
+           FROM events e
+          WHERE e.project_id = $1 AND e.name = ANY($2::text[])
+            AND e.created_at >= ${start} AND e.created_at < ${end}
+          GROUP BY 1, 2`;
+  return `window_counts AS (
        SELECT bucket, name, sum(n) AS n FROM (
          SELECT ${bucket('h.hour')} AS bucket, h.name, sum(h.count) AS n
            FROM project_email_event_hours h
           WHERE h.project_id = $1 AND h.name = ANY($2::text[])
             AND h.hour >= ${lo}::timestamptz AND h.hour < ${hi}::timestamptz
           GROUP BY 1, 2
-         UNION ALL
-         SELECT ${bucket('e.created_at')}, e.name, count(*)
-           FROM events e
-          WHERE e.project_id = $1 AND e.name = ANY($2::text[])
-            AND e.created_at >= $3 AND e.created_at < least(${lo}::timestamptz, $4::timestamptz)
-          GROUP BY 1, 2
-         UNION ALL
-         SELECT ${bucket('e.created_at')}, e.name, count(*)
-           FROM events e
-          WHERE e.project_id = $1 AND e.name = ANY($2::text[])
-            AND e.created_at >= greatest(${hi}::timestamptz, ${lo}::timestamptz) AND e.created_at < $4
-          GROUP BY 1, 2) parts
+         UNION ALL${counted('$3', `least(${lo}::timestamptz, $4::timestamptz)`)}
+         UNION ALL${counted(`greatest(${hi}::timestamptz, ${lo}::timestamptz)`, '$4')}) parts
         GROUP BY bucket, name
        HAVING sum(n) <> 0)`;
+};

@@ -13,7 +13,7 @@ import type { LaneRun, QueueWakeups, WebhookSender, WorkflowEngine } from '../sh
 import { storableText } from '../shared/storable-text.pure.js';
 import { deliveryDeadline, nextAttempt, type WebhookRetrySchedule } from './retry-schedule.pure.js';
 import { createRecordBatcher } from './record-batcher.js';
-import { signedHeaders, signingKey } from './webhook-signing.js';
+import { deliveryHeaders, signingKey } from './webhook-signing.js';
 
 /** What a webhook lane did in one run. */
 export interface WebhookLaneReport {
@@ -70,11 +70,7 @@ async function attempt(
     const response = await send({
       url: row.url,
       method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'Mailwright-Webhooks/1',
-        ...signedHeaders({ id: row.id, body, keys, at: new Date() }),
-      },
+      headers: deliveryHeaders({ id: row.id, body, keys, at: new Date() }),
       body,
     });
     const ok = response.status >= 200 && response.status < 300;

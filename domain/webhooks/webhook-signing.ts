@@ -54,3 +54,14 @@ export function signedHeaders({
     'webhook-signature': signatures.join(' '),
   };
 }
+
+/** Every header a delivery attempt sends: its JSON body's type, who sends it, its signature. */
+export function deliveryHeaders(
+  attempt: Parameters<typeof signedHeaders>[0],
+): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Mailwright-Webhooks/1',
+    ...signedHeaders(attempt),
+  };
+}
