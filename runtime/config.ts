@@ -89,6 +89,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 5m')
     .default('5m'),
+  // How often the kept hourly email event counts are folded to one row per finished hour.
+  EVENT_COUNTS_FOLD_INTERVAL: z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h)$/, 'a whole number of s, m or h, such as 1h')
+    .default('1h'),
   // The inbound SMTP receiver: off unless a port is set (`npm start` turns it on at 2525).
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // The host the domains' MX records should name (default: PUBLIC_URL's host, when inbound is on).
@@ -214,6 +219,7 @@ export interface Config {
   emailDispatchInterval: string;
   segmentRecomputeInterval: string;
   billingReportInterval: string;
+  eventCountsFoldInterval: string;
   /** `portOptional`: the port was picked by `npm start`; taken since, inbound mail is off. */
   inbound: {
     port?: number;
@@ -356,6 +362,7 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env): Promi
     emailDispatchInterval: env.EMAIL_DISPATCH_INTERVAL,
     segmentRecomputeInterval: env.SEGMENT_RECOMPUTE_INTERVAL,
     billingReportInterval: env.BILLING_REPORT_INTERVAL,
+    eventCountsFoldInterval: env.EVENT_COUNTS_FOLD_INTERVAL,
     inbound: {
       port: env.INBOUND_SMTP_PORT,
       portOptional: env.INBOUND_SMTP_PORT_OPTIONAL,

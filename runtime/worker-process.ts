@@ -63,6 +63,7 @@ export async function startWorker({
         emailDispatchEvery: config.emailDispatchInterval,
         segmentRecomputeEvery: config.segmentRecomputeInterval,
         billingReportEvery: config.billingReportInterval,
+        eventCountsFoldEvery: config.eventCountsFoldInterval,
       }),
     startUp,
   );

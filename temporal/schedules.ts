@@ -6,6 +6,7 @@ import {
   billingUsageScheduleId,
   domainRecheckScheduleId,
   emailDispatchScheduleId,
+  eventCountsFoldScheduleId,
   segmentRecomputeScheduleId,
 } from './shared/workflow-ids.js';
 
@@ -20,12 +21,14 @@ export async function ensureSchedules({
   emailDispatchEvery,
   segmentRecomputeEvery,
   billingReportEvery,
+  eventCountsFoldEvery,
 }: {
   settings: TemporalSettings;
   domainRecheckEvery: string;
   emailDispatchEvery: string;
   segmentRecomputeEvery: string;
   billingReportEvery: string;
+  eventCountsFoldEvery: string;
 }): Promise<void> {
   const connection = await Connection.connect(connectionOptions(settings));
   try {
@@ -50,6 +53,11 @@ export async function ensureSchedules({
         scheduleId: billingUsageScheduleId(settings.taskQueue),
         workflowType: 'reportBillingUsage',
         every: billingReportEvery,
+      },
+      {
+        scheduleId: eventCountsFoldScheduleId(settings.taskQueue),
+        workflowType: 'foldEventCounts',
+        every: eventCountsFoldEvery,
       },
     ];
     for (const { scheduleId, workflowType, every } of schedules) {

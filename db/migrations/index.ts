@@ -30,6 +30,7 @@ import { Migration20261209100000_webhook_deliveries_project_index } from './Migr
 import { Migration20261210100000_email_event_counts } from './Migration20261210100000_email_event_counts.js';
 import { Migration20261211100000_webhook_delivery_leases } from './Migration20261211100000_webhook_delivery_leases.js';
 import { Migration20261212100000_event_outbox_interest } from './Migration20261212100000_event_outbox_interest.js';
+import { Migration20261213100000_email_event_hours_unfolded } from './Migration20261213100000_email_event_hours_unfolded.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -104,5 +105,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261212100000_event_outbox_interest',
     class: Migration20261212100000_event_outbox_interest,
+  },
+  {
+    name: 'Migration20261213100000_email_event_hours_unfolded',
+    class: Migration20261213100000_email_event_hours_unfolded,
   },
 ];

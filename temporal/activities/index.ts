@@ -20,6 +20,7 @@ import { createContactJobActivities } from './contact-job.activities.js';
 import { createDomainActivities } from './domain.activities.js';
 import { createEmailDeliveryActivities } from './email-delivery.activities.js';
 import { createExecutionStepActivities } from './execution-step.activities.js';
+import { createInsightsActivities } from './insights.activities.js';
 import { createSegmentActivities } from './segment.activities.js';
 import { createSendEmailActivities } from './send-email.activities.js';
 import { createSystemEmailActivities } from './system-email.activities.js';
@@ -133,6 +134,7 @@ export function createActivities(deps: ActivityDeps) {
       watchPollMs: 1000,
     }),
     ...createBillingActivities({ sql: deps.sql, payments: deps.payments, engine: deps.engine }),
+    ...createInsightsActivities({ sql: deps.sql }),
     ...createSystemEmailActivities({
       orm: deps.orm,
       mailer: deps.mailer,

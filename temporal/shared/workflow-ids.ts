@@ -12,6 +12,9 @@ export const segmentComputeWorkflowId = (segmentId: string): string =>
   `segment-compute-${segmentId}`;
 /** One schedule per task queue: usage to Stripe (does nothing with billing off). */
 export const billingUsageScheduleId = (taskQueue: string): string => `billing-usage-${taskQueue}`;
+/** One schedule per task queue: the kept hourly email event counts, one row per finished hour. */
+export const eventCountsFoldScheduleId = (taskQueue: string): string =>
+  `event-counts-fold-${taskQueue}`;
 export const segmentRecomputeScheduleId = (taskQueue: string): string =>
   `segment-recompute-${taskQueue}`;
 export { executionWorkflowId } from '../../domain/automation/execution-ids.pure.js';

@@ -4,6 +4,7 @@ export { contactJob } from './contact-job.workflow.js';
 export { dispatchQueuedEmails } from './dispatch-queued-emails.workflow.js';
 export { emailDelivery } from './email-delivery.workflow.js';
 export { execution } from './execution.workflow.js';
+export { foldEventCounts } from './fold-event-counts.workflow.js';
 export { recheckDomains } from './recheck-domains.workflow.js';
 export { recomputeSegments } from './recompute-segments.workflow.js';
 export { reportBillingUsage } from './report-billing-usage.workflow.js';

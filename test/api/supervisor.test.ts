@@ -78,6 +78,7 @@ beforeAll(async () => {
     DOMAIN_RECHECK_INTERVAL: '8760h',
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     BILLING_REPORT_INTERVAL: '8760h',
+    EVENT_COUNTS_FOLD_INTERVAL: '8760h',
   };
   const child = spawn(process.execPath, [path.join(SERVER_BUNDLE_DIR, 'start.js')], {
     cwd: ROOT,

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countByName, countEmailEvents } from '../../db/sql/activity.sql.js';
 import { eventTimeseries } from '../../db/sql/analytics.sql.js';
+import { foldEventHourShards } from '../../db/sql/email-event-hours.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
+import { foldEventCounts } from '../../domain/insights/event-counts-fold.service.js';
 import { databasePool, seedProjectRows } from '../helpers/database.js';
 import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
 
@@ -213,5 +215,129 @@ describe('project_email_event_counts', () => {
       projectId,
     ]);
     expect(left).toEqual([]);
+  });
+});
+
+describe('folding the hourly shards', () => {
+  const HOUR = 3_600_000;
+  /** The project's hourly rows: how many per name and hour, and their sum. */
+  const hourRows = (projectId: string) =>
+    sql.query<{ name: string; hour: Date; rows: number; shards: number[]; n: number }>(
+      `SELECT name, hour, count(*)::int AS rows, array_agg(shard ORDER BY shard) AS shards,
+              sum(count)::int AS n
+         FROM project_email_event_hours WHERE project_id = $1
+        GROUP BY name, hour ORDER BY name, hour`,
+      [projectId],
+    );
+  /** The same counted from the events. */
+  const eventHours = (projectId: string) =>
+    sql.query<{ name: string; hour: Date; n: number }>(
+      `SELECT name, date_trunc('hour', created_at, 'UTC') AS hour, count(*)::int AS n
+         FROM events WHERE project_id = $1 AND name LIKE 'email.%'
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [projectId],
+    );
+  /** `count` statements at once over the pool's six connections, each one event at `at`. */
+  const insertFromManyConnections = (
+    projectId: string,
+    contactId: string,
+    at: Date,
+    count: number,
+  ) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        sql.query(
+          `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+           VALUES (uuid_generate_v7(), $1, $2, $3, '{}', $4)`,
+          [projectId, contactId, i % 2 ? 'email.opened' : 'email.sent', at],
+        ),
+      ),
+    );
+
+  it('leaves one row per name and finished hour, the same sums, the current hours to their writers', async () => {
+    const { projectId, ids } = await seedProject(1);
+    const now = Date.now();
+    const thisHour = Math.floor(now / HOUR) * HOUR;
+    const old = new Date(thisHour - 30 * HOUR + 1_000);
+    const older = new Date(thisHour - 3 * HOUR + 59_000);
+    const lastHour = new Date(thisHour - HOUR + 5_000);
+    try {
+      for (const at of [old, older, lastHour, new Date(now)]) {
+        await insertFromManyConnections(projectId, ids[0] as string, at, 24);
+      }
+      const spread = await hourRows(projectId);
+      expect(spread.filter((r) => r.rows > 1).length).toBeGreaterThan(0);
+
+      // Batches of three rows: the fold goes on until a batch comes back short.
+      const moved: number[] = [];
+      await foldEventCounts({ sql, now: new Date(now), batch: 3, progress: (n) => moved.push(n) });
+      expect(moved.length).toBeGreaterThan(1);
+
+      const folded = await hourRows(projectId);
+      expect(folded.map(({ name, hour, n }) => ({ name, hour, n }))).toEqual(
+        await eventHours(projectId),
+      );
+      for (const row of folded) {
+        if (row.hour.getTime() < thisHour - HOUR)
+          expect(row.shards, `${row.hour.toISOString()}`).toEqual([0]);
+      }
+      // The hour under way and the one just ended keep their writers' shards.
+      const recent = (rows: typeof spread) =>
+        rows.filter((r) => r.hour.getTime() >= thisHour - HOUR);
+      expect(recent(folded)).toEqual(recent(spread));
+
+      // The windows read the folded rows as they read the shards.
+      const names: EmailEventName[] = ['email.sent', 'email.opened'];
+      const window = { from: new Date(thisHour - 40 * HOUR), to: new Date(now + 1) };
+      expect(await countByName(sql, { projectId, names, ...window })).toEqual({
+        'email.sent': 48,
+        'email.opened': 48,
+      });
+    } finally {
+      await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    }
+  });
+
+  it('loses nothing that writers add or take away while it folds', async () => {
+    const { projectId, ids } = await seedProject(2);
+    const thisHour = Math.floor(Date.now() / HOUR) * HOUR;
+    const at = (h: number) => new Date(thisHour - h * HOUR + 17_000);
+    try {
+      for (const h of [5, 6, 7])
+        await insertFromManyConnections(projectId, ids[0] as string, at(h), 30);
+      // Writers to the same hours (and deletions from them) while folds of one row at a time run.
+      const before = new Date(thisHour - HOUR);
+      let folding = true;
+      const folds = (async () => {
+        let rounds = 0;
+        while (folding || rounds === 0) {
+          await foldEventHourShards(sql, { before, limit: 1 });
+          rounds += 1;
+        }
+        return rounds;
+      })();
+      for (const h of [5, 6, 7, 5]) {
+        await Promise.all([
+          insertFromManyConnections(projectId, ids[1] as string, at(h), 12),
+          sql.query(
+            `DELETE FROM events WHERE id IN (SELECT id FROM events
+               WHERE project_id = $1 AND contact_id = $2 AND created_at = $3 LIMIT 4)`,
+            [projectId, ids[0], at(h)],
+          ),
+        ]);
+      }
+      folding = false;
+      expect(await folds).toBeGreaterThan(0);
+      await foldEventCounts({ sql, now: new Date() });
+
+      const folded = await hourRows(projectId);
+      expect(folded.map(({ name, hour, n }) => ({ name, hour, n }))).toEqual(
+        await eventHours(projectId),
+      );
+      expect(folded.every((r) => r.rows === 1 && r.shards[0] === 0)).toBe(true);
+      expect(folded.reduce((n, r) => n + r.n, 0)).toBe(90 + 48 - 16);
+    } finally {
+      await sql.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    }
   });
 });

@@ -69,6 +69,7 @@ export async function launchStack({
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     // Usage reports to Stripe: the billing file triggers its own.
     BILLING_REPORT_INTERVAL: '8760h',
+    EVENT_COUNTS_FOLD_INTERVAL: '8760h',
     ...extra,
   });
 

@@ -28,6 +28,7 @@ const WORKFLOWS = [
   'execution.webhook.before-remote-step-patch',
   'execution.webhook-failed',
   'execution.webhook-failed.before-remote-step-patch',
+  'fold-event-counts',
   'recheck-domains',
   'recompute-segments',
   'report-billing-usage',

@@ -97,6 +97,7 @@ export async function startChaosStack(extra: Record<string, string> = {}): Promi
     DOMAIN_RECHECK_INTERVAL: '8760h',
     SEGMENT_RECOMPUTE_INTERVAL: '8760h',
     BILLING_REPORT_INTERVAL: '8760h',
+    EVENT_COUNTS_FOLD_INTERVAL: '8760h',
     EMAIL_DISPATCH_INTERVAL: '1h',
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...extra,
