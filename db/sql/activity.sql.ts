@@ -26,15 +26,18 @@ export interface ActivityFilter {
   campaignId?: string;
 }
 
-/** The WHERE clause of a feed query over `events e`, with only the filters given. */
-function feedWhere(filter: ActivityFilter, params: unknown[]): string {
+/**
+ * The WHERE clause of a feed query over `events e`, with only the filters given; with `byName`,
+ * the name is `n.name` (one of the names, read by the caller one at a time) instead of any of them.
+ */
+function feedWhere(filter: ActivityFilter, params: unknown[], byName = false): string {
   const add = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
   };
   const clauses = [
     `e.project_id = ${add(filter.projectId)}`,
-    `e.name = ANY(${add(filter.names)}::text[])`,
+    byName ? 'e.name = n.name' : `e.name = ANY(${add(filter.names)}::text[])`,
   ];
   if (filter.from) clauses.push(`e.created_at >= ${add(filter.from)}`);
   if (filter.to) clauses.push(`e.created_at < ${add(filter.to)}`);
@@ -73,7 +76,24 @@ export async function listActivityRows(
   );
 }
 
+/**
+ * How many events the feed's filter matches. A time window without a campaign is counted name by
+ * name (the range of each name in events_project_id_name_created_at_index): one scan over several
+ * names can walk far past the window on PostgreSQL 17 (see `NAMES` in email-event-hours.sql.ts;
+ * 76 ms instead of 14 for a day's window ending before the newest events on bench:insights' data).
+ * A campaign's events come from its own index, whatever the names.
+ */
 export async function countActivity(sql: Sql, filter: ActivityFilter): Promise<number> {
+  if ((filter.from || filter.to) && !filter.campaignId) {
+    const params: unknown[] = [filter.names];
+    const where = feedWhere(filter, params, true);
+    const [row] = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT DISTINCT unnest($1::text[]) AS name) n,
+              LATERAL (SELECT 1 FROM events e WHERE ${where}) e`,
+      params,
+    );
+    return row?.n ?? 0;
+  }
   const params: unknown[] = [];
   const [row] = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e WHERE ${feedWhere(filter, params)}`,

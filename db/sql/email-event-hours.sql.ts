@@ -14,6 +14,16 @@ export function wholeHours({ from, to }: { from: Date; to: Date }): { lo: Date; 
 }
 
 /**
+ * The names of `$2`, each once. Each range is read name by name (a LATERAL scan per name), not
+ * with `name = ANY($2)`: on PostgreSQL 17 an index scan over several names, whose range on the
+ * next column ends just short of a name's last entries, can walk on along the leaf pages through
+ * the next name's whole history (older than the range) instead of descending to it again; a
+ * window ending a few minutes before the newest events read 5,334 index pages for 169 events
+ * (51 ms) on bench:insights' data, where the scans name by name read 127.
+ */
+const NAMES = '(SELECT DISTINCT unnest($2::text[]) AS name) n';
+
+/**
  * `window_counts(bucket, name, n)`: how many events of each of the names `$2` (each `email.*`)
  * the project `$1` has in [`$3`, `$4`), by `bucket` (an SQL expression of `at`, a time: every
  * bucket must be made of whole UTC hours, as hour, day and week are; a constant counts the whole
@@ -34,19 +44,21 @@ export const windowCountsCte = ({
   hi: string;
   bucket: (at: string) => string;
 }): string => {
-  /** The events of [start, end), counted into their buckets by index range. */
+  /** The events of [start, end), counted into their buckets by index range, name by name. */
   const counted = (start: string, end: string): string => `
          SELECT ${bucket('e.created_at')}, e.name, count(*)
-           FROM events e
-          WHERE e.project_id = $1 AND e.name = ANY($2::text[])
-            AND e.created_at >= ${start} AND e.created_at < ${end}
+           FROM ${NAMES},
+                LATERAL (SELECT e.name, e.created_at FROM events e
+                          WHERE e.project_id = $1 AND e.name = n.name
+                            AND e.created_at >= ${start} AND e.created_at < ${end}) e
           GROUP BY 1, 2`;
   return `window_counts AS (
        SELECT bucket, name, sum(n) AS n FROM (
          SELECT ${bucket('h.hour')} AS bucket, h.name, sum(h.count) AS n
-           FROM project_email_event_hours h
-          WHERE h.project_id = $1 AND h.name = ANY($2::text[])
-            AND h.hour >= ${lo}::timestamptz AND h.hour < ${hi}::timestamptz
+           FROM ${NAMES},
+                LATERAL (SELECT h.name, h.hour, h.count FROM project_email_event_hours h
+                          WHERE h.project_id = $1 AND h.name = n.name
+                            AND h.hour >= ${lo}::timestamptz AND h.hour < ${hi}::timestamptz) h
           GROUP BY 1, 2
          UNION ALL${counted('$3', `least(${lo}::timestamptz, $4::timestamptz)`)}
          UNION ALL${counted(`greatest(${hi}::timestamptz, ${lo}::timestamptz)`, '$4')}) parts

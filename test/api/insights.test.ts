@@ -170,6 +170,15 @@ describe('the activity feed', () => {
     const bounced = await get(`contactId=${made.bouncedContact}`);
     expect(bounced.data.map((i: any) => i.type).sort()).toEqual(['bounced', 'sent']);
     expect((await get(`from=${new Date(Date.now() + 60_000).toISOString()}`)).total).toBe(0);
+    // A time window is counted name by name: the same totals, alone and with the other filters.
+    const since = `from=${made.startedAt.toISOString()}`;
+    expect((await get(since)).total).toBe((await get('')).total);
+    expect((await get(`${since}&to=${new Date().toISOString()}&type=opened,clicked`)).total).toBe(
+      3,
+    );
+    expect((await get(`${since}&contactId=${made.bouncedContact}`)).total).toBe(2);
+    expect((await get(`${since}&campaignId=${made.campaignId}`)).total).toBe(6);
+    expect((await get(`to=${made.startedAt.toISOString()}`)).total).toBe(0);
     for (const bad of ['type=nope', 'contactId=x', 'from=yesterday', 'limit=101']) {
       expect((await stack.api.get(`/activity?${bad}`, made.sk)).status, bad).toBe(422);
     }
