@@ -266,16 +266,18 @@ try {
     },
   ];
 
+  /** One call through the API, its answer read to the end. */
+  const callApi = async (path: string): Promise<void> => {
+    const res = await fetch(`${stack.apiUrl}${path}`, { headers: auth });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
   const widths = [44, 10, 10, 12, 8, 8];
   log(`\n${CALLS} calls each (ms)\n`);
   log(formatRow(['', 'median', 'p99', 'statements', 'ratio', 'target'], widths));
   let met = 0;
   for (const c of cases) {
-    const api = await timeCalls(async () => {
-      const res = await fetch(`${stack.apiUrl}${c.path}`, { headers: auth });
-      if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    });
+    const api = await timeCalls(() => callApi(c.path));
     const floor = await timeCalls(() => c.statements(createSql(pool)));
     const median = quantile(api, 0.5);
     const ratio = quantile(floor, 0.5) / median;
@@ -302,11 +304,7 @@ try {
   const mediansOf = async () => {
     const out: number[] = [];
     for (const c of hourly) {
-      const times = await timeCalls(async () => {
-        const res = await fetch(`${stack.apiUrl}${c.path}`, { headers: auth });
-        if (res.status !== 200) throw new Error(`${c.path}: ${res.status}`);
-        await res.arrayBuffer();
-      });
+      const times = await timeCalls(() => callApi(c.path));
       out.push(quantile(times, 0.5));
     }
     return out;

@@ -2,6 +2,10 @@ import type { Sql } from './sql.js';
 
 const HOUR_MS = 3_600_000;
 
+/** The start of the UTC hour `hoursBack` hours before the one `at` lies in. */
+export const hourStart = (at: Date, hoursBack = 0): Date =>
+  new Date((Math.floor(at.getTime() / HOUR_MS) - hoursBack) * HOUR_MS);
+
 /**
  * The whole UTC hours of [from, to): `lo` is the first one's start, `hi` the last one's end
  * (hi < lo when the window lies inside one hour).
@@ -9,7 +13,7 @@ const HOUR_MS = 3_600_000;
 export function wholeHours({ from, to }: { from: Date; to: Date }): { lo: Date; hi: Date } {
   return {
     lo: new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS),
-    hi: new Date(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS),
+    hi: hourStart(to),
   };
 }
 

@@ -1,7 +1,6 @@
-import { foldEventHourShards } from '../../db/sql/email-event-hours.sql.js';
+import { foldEventHourShards, hourStart } from '../../db/sql/email-event-hours.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
 
-const HOUR_MS = 3_600_000;
 /** Shard rows moved per statement (one short transaction each). */
 export const FOLD_BATCH = 5_000;
 
@@ -23,7 +22,7 @@ export async function foldEventCounts({
   /** Called after each batch with the rows moved so far. */
   progress?: (moved: number) => void;
 }): Promise<{ moved: number }> {
-  const before = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
+  const before = hourStart(now, 1);
   let moved = 0;
   for (;;) {
     const n = await foldEventHourShards(sql, { before, limit: batch });
