@@ -161,6 +161,9 @@ const envSchema = z.object({
   // Lanes of the automation dispatch loop (events to executions, and their Temporal commands).
   AUTOMATION_DISPATCH_LANES: z.coerce.number().int().min(1).max(32).default(2),
   AUTOMATION_DISPATCH_LANE_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  // The worker's CPU priority (nice, 0 to 19; 0: as started): below the API, so that on a shared
+  // machine requests are answered first while mail is sent (runtime/process-priority.ts).
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // SMTP connections per worker process; also how many emails a worker has in flight at once.
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   // The host customers' SPF records must include (`include:<this>`).

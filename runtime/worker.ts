@@ -1,14 +1,17 @@
 // `npm run worker`: the Temporal worker alone, against external PostgreSQL, Temporal and SMTP.
 import { openOrm } from '../db/orm.js';
-import { loadConfig } from './config.js';
+import { loadConfig, parseEnv } from './config.js';
 import { createLogger } from './logger.js';
 import { requireSetting } from './require-setting.js';
 import { asyncLocalStorage as activityContext } from '@temporalio/activity';
 import { exitOnFatalErrors } from './fatal-errors.js';
+import { lowerProcessPriority } from './process-priority.js';
 import { installTemporalRuntime, onShutdown, reportReady } from './shutdown.js';
 import { temporalSettings } from './temporal-settings.js';
 import { startWorker } from './worker-process.js';
 
+// Before any thread is started: threads inherit the priority of the one that starts them.
+lowerProcessPriority(parseEnv(process.env).WORKER_NICE);
 installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });

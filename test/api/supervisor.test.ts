@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -135,6 +135,32 @@ describe('npm start as a supervisor', () => {
       for (const [name, value] of Object.entries(env))
         expect(environ).toContain(`${name}=${value}`);
     }
+  });
+
+  it('runs the worker below the API in CPU priority (WORKER_NICE, default 10), every thread of it', async () => {
+    // Field 19 of /proc/<pid>/stat (after the command's parenthesis): the nice value.
+    const niceOf = async (file: string): Promise<number> => {
+      const stat = await readFile(file, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const runner = await niceOf(`/proc/${process.pid}/stat`);
+    const worker = (await pidOf('worker')) as number;
+    // WORKER_NICE is unset here: the default applies (unless the runner is nicer still); the API
+    // keeps the priority it was started with.
+    const expected = Math.max(10, runner);
+    expect(await niceOf(`/proc/${(await pidOf('api')) as number}/stat`)).toBe(runner);
+    expect(await niceOf(`/proc/${worker}/stat`)).toBe(expected);
+    // The threads the Temporal runtime started (after the priority was set) inherit it; V8's own
+    // helper threads, started with the process, keep the API's.
+    const threads = await Promise.all(
+      (await readdir(`/proc/${worker}/task`)).map(async (id) => ({
+        name: (await readFile(`/proc/${worker}/task/${id}/comm`, 'utf8')).trim(),
+        nice: await niceOf(`/proc/${worker}/task/${id}/stat`),
+      })),
+    );
+    const temporal = threads.filter((t) => /^tokio-runtime|^temporal/.test(t.name));
+    expect(temporal.length).toBeGreaterThan(0);
+    for (const t of temporal) expect(t, t.name).toMatchObject({ nice: expected });
   });
 
   it('restarts the API and then the worker, each killed mid-campaign, and every recipient gets one email', async () => {

@@ -70,6 +70,9 @@ export async function launchStack({
     // Usage reports to Stripe: the billing file triggers its own.
     BILLING_REPORT_INTERVAL: '8760h',
     EVENT_COUNTS_FOLD_INTERVAL: '8760h',
+    // The worker at the test runner's priority: the tests' own load and checks compete with it for
+    // the CPU and wait on it (supervisor.test.ts checks the default, below the API).
+    WORKER_NICE: '0',
     ...extra,
   });
 

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../runtime/config.js';
+import { ConfigError, loadConfig, parseEnv } from '../../runtime/config.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -65,6 +65,15 @@ describe('configuration', () => {
       uiPort: 8233,
     });
     expect(config.emailRetry).toEqual({ windowSeconds: 86_400, maxIntervalSeconds: 600 });
+  });
+
+  it("reads the worker's CPU priority: 10 unless set, 0 to 19", () => {
+    expect(parseEnv({}).WORKER_NICE).toBe(10);
+    expect(parseEnv({ WORKER_NICE: '0' }).WORKER_NICE).toBe(0);
+    expect(parseEnv({ WORKER_NICE: '19' }).WORKER_NICE).toBe(19);
+    for (const bad of ['20', '-1', '2.5', 'low']) {
+      expect(() => parseEnv({ WORKER_NICE: bad })).toThrow(/WORKER_NICE/);
+    }
   });
 
   it('reads the retries of temporarily refused email', async () => {
