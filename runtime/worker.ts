@@ -11,10 +11,16 @@ import { temporalSettings } from './temporal-settings.js';
 import { startWorker } from './worker-process.js';
 
 // Before any thread is started: threads inherit the priority of the one that starts them.
-lowerProcessPriority(parseEnv(process.env).WORKER_NICE);
+const priority = lowerProcessPriority(parseEnv(process.env).WORKER_NICE);
 installTemporalRuntime();
 const config = await loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
+if (priority.refused) {
+  logger.warn(
+    { err: priority.refused, nice: priority.nice },
+    'Could not lower the CPU priority (WORKER_NICE); running at the one started with',
+  );
+}
 exitOnFatalErrors({
   logger,
   context: () => {
