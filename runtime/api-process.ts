@@ -18,7 +18,7 @@ import { createDnsResolver } from './dns-resolver.js';
 import { createTextFetcher } from './fetch-text.js';
 import { startInboundSmtp } from './inbound-smtp.js';
 import { createPgRateLimiter } from './pg-rate-limiter.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './env-settings.js';
 import { startSubmissionSmtp } from './submission-smtp.js';
 import { readSubmissionTls, type SubmissionTls } from './submission-tls.js';
 import { listenUnlessTaken } from './optional-listen.js';

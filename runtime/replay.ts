@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { connectionOptions } from '../temporal/connection-options.js';
 import { closedRunsQuery, replayRecentRuns, type ReplayFilter } from '../temporal/replay-runs.js';
 import { workflowsPath } from '../temporal/worker.js';
-import { parseEnv } from './config.js';
+import { parseEnv } from './env-settings.js';
 
 const USAGE = `npm run replay -- [--type <workflowType>] [--project <projectId>]
     [--since <ISO time | 24h | 7d>] [--until <ISO time>] [--limit <n, default 100>]

@@ -1,4 +1,4 @@
-import { ConfigError } from './config.js';
+import { ConfigError } from './env-settings.js';
 
 export function requireSetting(name: string, value: string | undefined): string {
   if (!value) {

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
-import { ConfigError } from './config.js';
+import { ConfigError } from './env-settings.js';
 
 /** The certificate SMTP submission presents, and its SHA-256 fingerprint (for clients to pin). */
 export interface SubmissionTls {

@@ -1,6 +1,7 @@
 // `npm run worker`: the Temporal worker alone, against external PostgreSQL, Temporal and SMTP.
 import { openOrm } from '../db/orm.js';
-import { loadConfig, parseEnv } from './config.js';
+import { loadConfig } from './config.js';
+import { parseEnv } from './env-settings.js';
 import { createLogger } from './logger.js';
 import { requireSetting } from './require-setting.js';
 import { asyncLocalStorage as activityContext } from '@temporalio/activity';

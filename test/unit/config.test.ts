@@ -2,7 +2,8 @@ import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseEnv } from '../../runtime/config.js';
+import { loadConfig } from '../../runtime/config.js';
+import { ConfigError, parseEnv } from '../../runtime/env-settings.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
