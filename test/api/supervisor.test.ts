@@ -152,12 +152,22 @@ describe('npm start as a supervisor', () => {
     expect(await niceOf(`/proc/${worker}/stat`)).toBe(expected);
     // The threads the Temporal runtime started (after the priority was set) inherit it; V8's own
     // helper threads, started with the process, keep the API's.
-    const threads = await Promise.all(
-      (await readdir(`/proc/${worker}/task`)).map(async (id) => ({
-        name: (await readFile(`/proc/${worker}/task/${id}/comm`, 'utf8')).trim(),
-        nice: await niceOf(`/proc/${worker}/task/${id}/stat`),
-      })),
-    );
+    // A thread may end between the listing and its reading (found by a clean CI run: ENOENT).
+    const threads = (
+      await Promise.all(
+        (await readdir(`/proc/${worker}/task`)).map(async (id) => {
+          try {
+            return {
+              name: (await readFile(`/proc/${worker}/task/${id}/comm`, 'utf8')).trim(),
+              nice: await niceOf(`/proc/${worker}/task/${id}/stat`),
+            };
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+            throw error;
+          }
+        }),
+      )
+    ).filter((t) => t !== undefined);
     const temporal = threads.filter((t) => /^tokio-runtime|^temporal/.test(t.name));
     expect(temporal.length).toBeGreaterThan(0);
     for (const t of temporal) expect(t, t.name).toMatchObject({ nice: expected });
