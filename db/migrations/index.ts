@@ -31,6 +31,7 @@ import { Migration20261210100000_email_event_counts } from './Migration202612101
 import { Migration20261211100000_webhook_delivery_leases } from './Migration20261211100000_webhook_delivery_leases.js';
 import { Migration20261212100000_event_outbox_interest } from './Migration20261212100000_event_outbox_interest.js';
 import { Migration20261213100000_email_event_hours_unfolded } from './Migration20261213100000_email_event_hours_unfolded.js';
+import { Migration20261214100000_campaign_figures } from './Migration20261214100000_campaign_figures.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -109,5 +110,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261213100000_email_event_hours_unfolded',
     class: Migration20261213100000_email_event_hours_unfolded,
+  },
+  {
+    name: 'Migration20261214100000_campaign_figures',
+    class: Migration20261214100000_campaign_figures,
   },
 ];

@@ -4,7 +4,7 @@ import type {
   EmailEventName,
   Granularity,
 } from '../../domain/insights/activity-type.pure.js';
-import { CAMPAIGN_EMAIL_FIGURES, type CampaignEmailFigureCounts } from './campaigns.sql.js';
+import { campaignFigures, type CampaignEmailFigureCounts } from './campaign-figures.sql.js';
 import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
 import { wholeHours, windowCountsCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
@@ -60,7 +60,7 @@ const METRIC_ORDER: Record<CampaignMetric, string> = {
   clickRate: 'f.clicked::float8 / nullif(f.click_tracked_sent, 0) DESC NULLS LAST',
 };
 
-/** The campaigns that sent mail, best first by `metric`, with their figures from the email rows. */
+/** The campaigns that sent mail, best first by `metric`, with their kept email figures. */
 export async function topCampaigns(
   sql: Sql,
   { projectId, metric, limit }: { projectId: string; metric: CampaignMetric; limit: number },
@@ -68,14 +68,14 @@ export async function topCampaigns(
   return sql.query<CampaignFiguresRow>(
     `SELECT c.id, c.name, c.status, c.started_at, f.*
        FROM campaigns c
-       CROSS JOIN LATERAL (SELECT ${CAMPAIGN_EMAIL_FIGURES} FROM emails WHERE campaign_id = c.id) f
+       CROSS JOIN LATERAL (${campaignFigures('c.id')}) f
       WHERE c.project_id = $1 AND f.sent > 0
       ORDER BY ${METRIC_ORDER[metric]}, c.started_at DESC, c.id LIMIT $2`,
     [projectId, limit],
   );
 }
 
-/** Every campaign that began sending (newest first), with its figures from the email rows. */
+/** Every campaign that began sending (newest first), with its kept email figures. */
 export async function campaignBreakdown(
   sql: Sql,
   { projectId, limit }: { projectId: string; limit: number },
@@ -83,7 +83,7 @@ export async function campaignBreakdown(
   return sql.query<CampaignFiguresRow>(
     `SELECT c.id, c.name, c.status, c.started_at, f.*
        FROM campaigns c
-       CROSS JOIN LATERAL (SELECT ${CAMPAIGN_EMAIL_FIGURES} FROM emails WHERE campaign_id = c.id) f
+       CROSS JOIN LATERAL (${campaignFigures('c.id')}) f
       WHERE c.project_id = $1 AND c.started_at IS NOT NULL
       ORDER BY c.started_at DESC, c.id LIMIT $2`,
     [projectId, limit],

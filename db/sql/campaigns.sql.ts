@@ -1,5 +1,10 @@
 import type { AudienceType, CampaignStatus } from '../../domain/campaigns/campaign-status.pure.js';
 import type { TrackingKind } from '../../domain/tracking/tracking-choice.pure.js';
+import {
+  campaignFigures,
+  type CampaignEmailFigureCounts,
+  type CampaignSendCounts,
+} from './campaign-figures.sql.js';
 import { assignmentList, columnList, namedParams, placeholderList } from './named-params.js';
 import { findOwnedRow, statusListing } from './rows.js';
 import type { InProject, Sql } from './sql.js';
@@ -165,68 +170,16 @@ export async function deleteIdleCampaign(
   return { deleted: row?.deleted ?? false, status: row?.status ?? null };
 }
 
-export interface CampaignStatsRow extends CampaignEmailFigureCounts {
-  recipients: number;
-  skipped: number;
-  pending: number;
-  unqueued_cancelled: number;
-  queued: number;
-  failed: number;
-  cancelled: number;
-}
+export type CampaignStatsRow = CampaignEmailFigureCounts & CampaignSendCounts;
 
-/** The counts CAMPAIGN_EMAIL_FIGURES answers, one column each. */
-export interface CampaignEmailFigureCounts {
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  complained: number;
-  unsubscribed: number;
-  /** Every email row, and those that track opens (clicks), sent or not. */
-  emails: number;
-  open_tracked: number;
-  click_tracked: number;
-  /** Sent emails that tracked opens (clicks): what the rates are fractions of. */
-  open_tracked_sent: number;
-  click_tracked_sent: number;
-}
-
-/**
- * What a campaign's email rows say, as aggregates over `emails`: each a count of rows that reached
- * the state, from the first-time moments on the row, so a duplicated callback counts once; and
- * how many tracked opens and clicks (each chosen when the email was queued).
- */
-export const CAMPAIGN_EMAIL_FIGURES = `count(sent_at)::int AS sent,
-  count(*) FILTER (WHERE status = 'DELIVERED' OR delivered_at IS NOT NULL)::int AS delivered,
-  count(opened_at)::int AS opened, count(clicked_at)::int AS clicked,
-  count(bounced_at)::int AS bounced, count(complained_at)::int AS complained,
-  count(unsubscribed_at)::int AS unsubscribed, count(*)::int AS emails,
-  count(*) FILTER (WHERE open_tracking)::int AS open_tracked,
-  count(*) FILTER (WHERE click_tracking)::int AS click_tracked,
-  count(sent_at) FILTER (WHERE open_tracking)::int AS open_tracked_sent,
-  count(sent_at) FILTER (WHERE click_tracking)::int AS click_tracked_sent`;
-
-/** A campaign's figures, counted from its recipient and email rows (never from counters). */
+/** A campaign's figures, from the counts kept of its email and recipient rows. */
 export async function campaignStats(
   sql: Sql,
   { campaignId }: { campaignId: string },
 ): Promise<CampaignStatsRow> {
-  const [row] = await sql.query<CampaignStatsRow>(
-    `SELECT r.recipients, r.skipped, r.pending, r.unqueued_cancelled, e.*
-       FROM (SELECT count(*)::int AS recipients,
-                    count(*) FILTER (WHERE status = 'SKIPPED')::int AS skipped,
-                    count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
-                    count(*) FILTER (WHERE status = 'CANCELLED')::int AS unqueued_cancelled
-               FROM campaign_recipients WHERE campaign_id = $1) r,
-            (SELECT count(*) FILTER (WHERE status = 'QUEUED')::int AS queued,
-                    ${CAMPAIGN_EMAIL_FIGURES},
-                    count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
-                    count(*) FILTER (WHERE status = 'CANCELLED')::int AS cancelled
-               FROM emails WHERE campaign_id = $1) e`,
-    [campaignId],
-  );
+  const [row] = await sql.query<CampaignStatsRow>(campaignFigures('$1', { send: true }), [
+    campaignId,
+  ]);
   if (!row) throw new Error('The campaign stats query returned no row');
   return row;
 }

@@ -1,4 +1,4 @@
-import type { CampaignEmailFigureCounts } from '../../db/sql/campaigns.sql.js';
+import type { CampaignEmailFigureCounts } from '../../db/sql/campaign-figures.sql.js';
 import { trackedRate } from '../tracking/tracking-choice.pure.js';
 
 // A campaign's engagement as the campaign stats and the insights show it.

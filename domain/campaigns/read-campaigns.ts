@@ -52,7 +52,7 @@ export interface CampaignStats extends EngagementCounts {
   bounceRate: number;
 }
 
-/** decisions.md's figures, counted from rows; rates are fractions of sent. */
+/** decisions.md's figures, from the rows and the emails' kept counts; rates are fractions of sent. */
 export async function getCampaignStats({
   sql,
   projectId,

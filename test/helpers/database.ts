@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { migrate, openOrm } from '../../db/orm.js';
 import { createSql, type Sql } from '../../db/sql/sql.js';
 
 /** Direct SQL for arranging rows no HTTP route creates yet; assertions still go through HTTP. */
@@ -55,4 +56,25 @@ export function databasePool({ max }: { max: number }): { pool: pg.Pool; sql: Sq
   const pool = new pg.Pool({ connectionString: inject('stack').databaseUrl, max });
   afterAll(() => pool.end());
   return { pool, sql: createSql(pool) };
+}
+
+/**
+ * Runs `work` on a database of its own, made and migrated for it on the test server and dropped
+ * after: for statements that lock whole tables (TRUNCATE), which the other test files share.
+ */
+export async function withScratchDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  const name = `scratch_${randomUUID().replaceAll('-', '')}`;
+  const url = new URL(inject('stack').databaseUrl);
+  await withDatabase((client) => client.query(`CREATE DATABASE ${name}`));
+  url.pathname = `/${name}`;
+  const orm = await openOrm({ url: url.toString() });
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  try {
+    await migrate(orm);
+    return await work(createSql(pool));
+  } finally {
+    await pool.end();
+    await orm.close();
+    await withDatabase((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  }
 }
