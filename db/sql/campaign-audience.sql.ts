@@ -192,9 +192,10 @@ export async function countRecipients(
   sql: Sql,
   { campaignId }: { campaignId: string },
 ): Promise<SnapshotCounts> {
+  // From the kept figures (campaign-figures.sql.ts), not a count of up to a million rows.
   const [row] = await sql.query<SnapshotCounts>(
-    `SELECT count(*)::int AS recipients, count(*) FILTER (WHERE status = 'SKIPPED')::int AS skipped
-       FROM campaign_recipients WHERE campaign_id = $1`,
+    `SELECT coalesce(sum(recipients), 0)::int AS recipients, coalesce(sum(skipped), 0)::int AS skipped
+       FROM campaign_figures WHERE campaign_id = $1`,
     [campaignId],
   );
   return row ?? { recipients: 0, skipped: 0 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { topCampaigns } from '../../db/sql/analytics.sql.js';
+import { snapshotRecipients } from '../../db/sql/campaign-audience.sql.js';
 import { CAMPAIGN_FIGURES } from '../../db/sql/campaign-figures.sql.js';
 import { campaignStats } from '../../db/sql/campaigns.sql.js';
 import type { Sql } from '../../db/sql/sql.js';
@@ -235,6 +236,33 @@ describe('campaign_figures', () => {
     );
     await sql.query(`DELETE FROM emails WHERE id = ANY($1::uuid[])`, [emailIds.slice(0, 3)]);
     expect(await versions()).toEqual([]);
+  });
+
+  it("answers a snapshot's counts, made or retried, from the kept figures", async () => {
+    const { projectId, ids } = await seedProjectRows(sql, { name: 'snapshot', contacts: 10 });
+    await sql.query('UPDATE contacts SET subscribed = false WHERE id = ANY($1::uuid[])', [
+      ids.slice(0, 3),
+    ]);
+    const campaignId = randomUUID();
+    await sql.query(
+      `INSERT INTO campaigns (id, project_id, name, subject, body, from_address, audience_type, status,
+                              started_at, created_at, updated_at)
+       VALUES ($1, $2, 'Snapshot', 'Hi', '<p>Hi</p>', 'news@figures.example.test', 'ALL', 'SENDING',
+               now(), now(), now())`,
+      [campaignId, projectId],
+    );
+    // The first recipients committed before the snapshot, as the early first batch does.
+    await sql.query(
+      `INSERT INTO campaign_recipients (campaign_id, contact_id, status)
+       SELECT $1, id, 'PENDING' FROM unnest($2::uuid[]) AS id`,
+      [campaignId, ids.slice(8)],
+    );
+    const snapshot = () => snapshotRecipients(sql, { campaignId, projectId, audience: undefined });
+    expect(await snapshot()).toEqual({ recipients: 10, skipped: 3 });
+    // A retried attempt finds the snapshot made and answers the same counts.
+    expect(await snapshot()).toEqual({ recipients: 10, skipped: 3 });
+    const { kept, counted } = await keptAndCounted(campaignId);
+    expect(kept).toEqual(counted);
   });
 
   it("zeroes a table's figures when it is truncated, and keeps the other table's", async () => {

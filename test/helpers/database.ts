@@ -67,14 +67,15 @@ export async function withScratchDatabase<T>(work: (sql: Sql) => Promise<T>): Pr
   const url = new URL(inject('stack').databaseUrl);
   await withDatabase((client) => client.query(`CREATE DATABASE ${name}`));
   url.pathname = `/${name}`;
-  const orm = await openOrm({ url: url.toString() });
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  let orm: Awaited<ReturnType<typeof openOrm>> | undefined;
   try {
+    orm = await openOrm({ url: url.toString() });
     await migrate(orm);
     return await work(createSql(pool));
   } finally {
     await pool.end();
-    await orm.close();
+    await orm?.close();
     await withDatabase((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
 }

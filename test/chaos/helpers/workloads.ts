@@ -4,6 +4,7 @@ import { eventually } from '../../helpers/eventually.js';
 import { projectFixture } from '../../helpers/project-fixture.js';
 import { buildWorkflow } from '../../helpers/workflows.js';
 import { chaosDomain, type ChaosStack } from './chaos-stack.js';
+import { describeStrayExecutions } from './diagnose.js';
 import { expectRecovered, secondsSince, type Fault } from './faults.js';
 
 /**
@@ -329,7 +330,13 @@ export async function eventsScenario(stack: ChaosStack, fault: Fault): Promise<v
     },
     'every execution at its wait',
     { timeoutMs: 300_000, intervalMs: 250 },
-  );
+  ).catch(async (error: Error) => {
+    const strays = await describeStrayExecutions(stack, {
+      workflowId: workflow.id,
+      where: `status = 'WAITING' AND current_step_id = '${waitStep}'`,
+    }).catch((cause: Error) => `(not described: ${cause.message})`);
+    throw new Error(`${error.message}\n${strays}`);
+  });
   await trackAll(
     stack,
     sk.key,
