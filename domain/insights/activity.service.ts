@@ -50,15 +50,25 @@ function toItem(row: ActivityRow): ActivityItem {
 const eventNames = (types: readonly ActivityType[]): EmailEventName[] =>
   types.map((t) => ACTIVITY_EVENT[t]);
 
-/** The feed's total: kept per type for the whole feed, counted when a filter narrows it. */
-function countFeed(
+/**
+ * The feed's total: kept per type for the whole feed; for a time window (both ends, no other
+ * filter) from the counts kept per hour, with only its partial first and last hours counted (as
+ * the stats of a window are), so a day's total does not count the day's events; counted when a
+ * contact, a campaign or one open end narrows it.
+ */
+async function countFeed(
   sql: Sql,
   filter: ActivityFilter & { names: EmailEventName[] },
 ): Promise<number> {
   const { projectId, names, from, to, contactId, campaignId } = filter;
-  return from || to || contactId || campaignId
-    ? countActivity(sql, filter)
-    : countEmailEvents(sql, { projectId, names });
+  if (contactId || campaignId || (from === undefined) !== (to === undefined)) {
+    return countActivity(sql, filter);
+  }
+  if (from && to) {
+    const byName = await countByName(sql, { projectId, names, from, to });
+    return Object.values(byName).reduce((a, b) => a + b, 0);
+  }
+  return countEmailEvents(sql, { projectId, names });
 }
 
 /** The feed: one cursor list across sends, deliveries, opens, clicks, bounces, complaints, inbound. */

@@ -4,6 +4,7 @@ import { countByName, countEmailEvents } from '../../db/sql/activity.sql.js';
 import { eventTimeseries } from '../../db/sql/analytics.sql.js';
 import { foldEventHourShards } from '../../db/sql/email-event-hours.sql.js';
 import { insertEvent } from '../../db/sql/events.sql.js';
+import { listActivity } from '../../domain/insights/activity.service.js';
 import { foldEventCounts } from '../../domain/insights/event-counts-fold.service.js';
 import { databasePool, seedProjectRows } from '../helpers/database.js';
 import type { EmailEventName } from '../../domain/insights/activity-type.pure.js';
@@ -187,8 +188,20 @@ describe('project_email_event_counts', () => {
       ];
       for (const [from, to] of windows) {
         const window = { from: new Date(from), to: new Date(to) };
+        const expected = await counted(window.from, window.to);
         expect(await countByName(sql, { projectId, names, ...window }), `${from}-${to}`).toEqual(
-          await counted(window.from, window.to),
+          expected,
+        );
+        // The feed's total over the window reads the same kept hours.
+        const feed = await listActivity({
+          sql,
+          projectId,
+          types: ['sent', 'opened'],
+          limit: 1,
+          ...window,
+        });
+        expect(feed.total, `feed ${from}-${to}`).toBe(
+          Object.values(expected).reduce((a, b) => a + b, 0),
         );
       }
       // Time series by hour and by day: each bucket as the events say.
