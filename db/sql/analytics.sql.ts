@@ -10,6 +10,15 @@ import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
 import { wholeHours, windowCountsCte } from './email-event-hours.sql.js';
 import type { Sql } from './sql.js';
 
+// Buckets by date_bin from a Monday at midnight UTC: the same cuts as date_trunc in UTC (hours,
+// days, ISO weeks), in integer arithmetic on the timestamps, where date_trunc of each row
+// AT TIME ZONE 'UTC' converted it and read the unit's name row by row.
+const MONDAY = "timestamptz '2000-01-03 00:00:00+00'";
+const STRIDE = { hour: '1 hour', day: '1 day', week: '7 days' } satisfies Record<
+  Granularity,
+  string
+>;
+
 /**
  * Counts per bucket and event name of `names` (each `email.*`) in [from, to), every bucket of the
  * window present (bucketStarts), buckets cut in UTC whatever the session's time zone. Buckets are
@@ -37,9 +46,9 @@ export async function eventTimeseries(
 ): Promise<{ bucket: Date; counts: Record<string, number> }[]> {
   const { lo, hi } = wholeHours({ from, to });
   const rows = await sql.query<{ at: number; name: string; n: number }>(
-    `WITH ${windowCountsCte({ lo: '$5', hi: '$6', bucket: (at) => `date_trunc($7, ${at} AT TIME ZONE 'UTC')` })}
+    `WITH ${windowCountsCte({ lo: '$5', hi: '$6', bucket: (at) => `date_bin($7::interval, ${at}, ${MONDAY})` })}
      SELECT extract(epoch FROM bucket)::float8 * 1000 AS at, name, n::int AS n FROM window_counts`,
-    [projectId, names, from, to, lo, hi, granularity],
+    [projectId, names, from, to, lo, hi, STRIDE[granularity]],
   );
   const counts = new Map<number, Record<string, number>>(
     bucketStarts({ from, to, granularity }).map((at) => [at, {}]),
