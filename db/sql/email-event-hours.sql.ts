@@ -37,7 +37,9 @@ const NAMES = '(SELECT DISTINCT unnest($2::text[]) AS name) n';
  * counted from the events, by index range: [from, least(lo, to)) and [greatest(hi, lo), to)
  * (inside one hour the first range is the whole window and the second is empty). A bucket whose
  * events all went has no row. Grouping straight into the buckets, not hour by hour first, keeps a
- * 30-day window's thousands of hours out of a hash table of their own.
+ * 30-day window's thousands of hours out of a hash table of their own. `OFFSET 0` keeps the kept
+ * hours' scan name by name too: flattened, the planner read the project's whole table of hours
+ * (90 days of them on bench:insights' data) for a 7-day window, 0.6-0.7 ms more a statement.
  */
 export const windowCountsCte = ({
   lo,
@@ -62,7 +64,8 @@ export const windowCountsCte = ({
            FROM ${NAMES},
                 LATERAL (SELECT h.name, h.hour, h.count FROM project_email_event_hours h
                           WHERE h.project_id = $1 AND h.name = n.name
-                            AND h.hour >= ${lo}::timestamptz AND h.hour < ${hi}::timestamptz) h
+                            AND h.hour >= ${lo}::timestamptz AND h.hour < ${hi}::timestamptz
+                         OFFSET 0) h
           GROUP BY 1, 2
          UNION ALL${counted('$3', `least(${lo}::timestamptz, $4::timestamptz)`)}
          UNION ALL${counted(`greatest(${hi}::timestamptz, ${lo}::timestamptz)`, '$4')}) parts
