@@ -4,7 +4,7 @@ import type {
   EmailEventName,
   Granularity,
 } from '../../domain/insights/activity-type.pure.js';
-import { bucketStarts } from '../../domain/insights/buckets.pure.js';
+import { bucketSeconds, bucketStarts } from '../../domain/insights/buckets.pure.js';
 import { campaignFigures, type CampaignEmailFigureCounts } from './campaign-figures.sql.js';
 import { PROJECT_EVENT_NAMES_CTE } from './events.sql.js';
 import { wholeHours, windowCountsCte } from './email-event-hours.sql.js';
@@ -14,10 +14,6 @@ import type { Sql } from './sql.js';
 // days, ISO weeks), in integer arithmetic on the timestamps, where date_trunc of each row
 // AT TIME ZONE 'UTC' converted it and read the unit's name row by row.
 const MONDAY = "timestamptz '2000-01-03 00:00:00+00'";
-const STRIDE = { hour: '1 hour', day: '1 day', week: '7 days' } satisfies Record<
-  Granularity,
-  string
->;
 
 /**
  * Counts per bucket and event name of `names` (each `email.*`) in [from, to), every bucket of the
@@ -46,9 +42,9 @@ export async function eventTimeseries(
 ): Promise<{ bucket: Date; counts: Record<string, number> }[]> {
   const { lo, hi } = wholeHours({ from, to });
   const rows = await sql.query<{ at: number; name: string; n: number }>(
-    `WITH ${windowCountsCte({ lo: '$5', hi: '$6', bucket: (at) => `date_bin($7::interval, ${at}, ${MONDAY})` })}
+    `WITH ${windowCountsCte({ lo: '$5', hi: '$6', bucket: (at) => `date_bin(make_interval(secs => $7), ${at}, ${MONDAY})` })}
      SELECT extract(epoch FROM bucket)::float8 * 1000 AS at, name, n::int AS n FROM window_counts`,
-    [projectId, names, from, to, lo, hi, STRIDE[granularity]],
+    [projectId, names, from, to, lo, hi, bucketSeconds(granularity)],
   );
   const counts = new Map<number, Record<string, number>>(
     bucketStarts({ from, to, granularity }).map((at) => [at, {}]),

@@ -61,13 +61,12 @@ async function countFeed(
   filter: ActivityFilter & { names: EmailEventName[] },
 ): Promise<number> {
   const { projectId, names, from, to, contactId, campaignId } = filter;
-  if (contactId || campaignId || (from === undefined) !== (to === undefined)) {
-    return countActivity(sql, filter);
-  }
+  if (contactId || campaignId) return countActivity(sql, filter);
   if (from && to) {
     const byName = await countByName(sql, { projectId, names, from, to });
     return Object.values(byName).reduce((a, b) => a + b, 0);
   }
+  if (from || to) return countActivity(sql, filter);
   return countEmailEvents(sql, { projectId, names });
 }
 

@@ -1,7 +1,17 @@
+import { TIME_UNIT_SECONDS, timeUnitMs, type TimeUnit } from '../shared/time-unit.pure.js';
 import type { Granularity } from './activity-type.pure.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+const HOUR_MS = timeUnitMs('hours');
+const DAY_MS = timeUnitMs('days');
+
+const UNIT_OF = { hour: 'hours', day: 'days', week: 'weeks' } satisfies Record<
+  Granularity,
+  TimeUnit
+>;
+
+/** How long a bucket of `granularity` is, in seconds (its stride in SQL). */
+export const bucketSeconds = (granularity: Granularity): number =>
+  TIME_UNIT_SECONDS[UNIT_OF[granularity]];
 
 /** The start of the UTC bucket `at` lies in, as PostgreSQL's `date_trunc` cuts it in UTC. */
 const START_OF = {
@@ -13,8 +23,6 @@ const START_OF = {
     return (day - ((day + 3) % 7)) * DAY_MS;
   },
 } satisfies Record<Granularity, (at: number) => number>;
-
-const STEP_MS: Record<Granularity, number> = { hour: HOUR_MS, day: DAY_MS, week: 7 * DAY_MS };
 
 /**
  * The starts of every UTC bucket of [from, to), oldest first: the one `from` lies in, then each
@@ -32,7 +40,11 @@ export function bucketStarts({
 }): number[] {
   const starts: number[] = [];
   const end = to.getTime();
-  for (let at = START_OF[granularity](from.getTime()); at < end; at += STEP_MS[granularity]) {
+  for (
+    let at = START_OF[granularity](from.getTime());
+    at < end;
+    at += bucketSeconds(granularity) * 1000
+  ) {
     starts.push(at);
   }
   return starts;

@@ -3,8 +3,9 @@ import { GRANULARITIES } from '../../domain/insights/activity-type.pure.js';
 import { bucketStarts } from '../../domain/insights/buckets.pure.js';
 import { databasePool } from '../helpers/database.js';
 
-// The time series lists its buckets in JavaScript (bucketStarts) and counts them in PostgreSQL
-// (date_trunc in UTC): both must cut every window the same way, whatever the session's zone.
+// The time series lists its buckets in JavaScript (bucketStarts) and counts into them in
+// PostgreSQL (date_bin from a Monday, UTC): both must cut every window as date_trunc in UTC
+// does, whatever the session's zone. date_bin's side is checked by email-event-counts.test.ts.
 
 const { sql } = databasePool({ max: 1 });
 
