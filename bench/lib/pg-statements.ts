@@ -29,6 +29,7 @@ export async function topStatements(databaseUrl: string, limit = 12): Promise<st
   return withClient(databaseUrl, async (db) => {
     const { rows } = await db.query(
       `SELECT calls, round(total_exec_time)::int AS ms, round(total_plan_time)::int AS plan_ms,
+              round(max_exec_time::numeric, 1)::float8 AS max_ms,
               left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
          FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
       [Number(process.env.BENCH_PG_TOP ?? limit)],
@@ -36,7 +37,7 @@ export async function topStatements(databaseUrl: string, limit = 12): Promise<st
     return rows
       .map(
         (r) =>
-          `${String(r.ms).padStart(7)} ms ${r.plan_ms > 0 ? `(+${r.plan_ms} ms planning) ` : ''}${String(r.calls).padStart(7)} calls  ${r.query}`,
+          `${String(r.ms).padStart(7)} ms ${r.plan_ms > 0 ? `(+${r.plan_ms} ms planning) ` : ''}${String(r.calls).padStart(7)} calls ${String(r.max_ms).padStart(7)} ms at most  ${r.query}`,
       )
       .join('\n');
   });
