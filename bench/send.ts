@@ -7,9 +7,8 @@
 // delivered >= 0.85 of the campaign rate (BENCH_CAMPAIGN_RATE, emails/s, from bench:campaign on
 // the same machine; default 1000, the campaign's own target). Settings: BENCH_EMAILS (5000 per
 // round), BENCH_CONNECTIONS (20), BENCH_ROUNDS (3), BENCH_WARM_ROUNDS (1: rounds run first and
-// not counted; the API and the worker of a live install have long been warm, and a freshly
-// started one's first thousands of sends measured V8 compiling them: round 1 had the worst p99
-// of the three in every run before).
+// not counted, as the API and the worker of a live install are long warm; round 1 had the worst
+// p99 of the three in every run without one, and still has with one: see bench/README.md).
 import autocannon from 'autocannon';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startCountingSink } from './lib/counting-sink.js';
