@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startCountingSink } from './lib/counting-sink.js';
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js';
-import { resetStatements, topStatements } from './lib/pg-statements.js';
+import { resetStatements, sampleWaits, topStatements } from './lib/pg-statements.js';
 import { composeFloorMessages, sendThroughPool, verifiedBenchDomain } from './lib/sending.js';
 import { benchProject, formatRow, json, startBenchStack } from './lib/stack.js';
 
@@ -140,9 +140,11 @@ try {
   );
   for (let w = 1; w <= WARM_ROUNDS; w += 1) await round(-w);
   await resetStatements(stack.databaseUrl);
+  const waits = sampleWaits(stack.databaseUrl);
   const rounds: Round[] = [];
   const widths = [34, 10, 10, 10];
   for (let r = 1; r <= ROUNDS; r += 1) rounds.push(await round(r));
+  const waited = await waits.stop();
   const statements = await topStatements(stack.databaseUrl);
   log(formatRow(['', ...rounds.map((_, i) => `round ${i + 1}`)], widths));
   const row = (label: string, pick: (x: Round) => number | string): void =>
@@ -164,6 +166,7 @@ try {
     log(`  round ${i + 1} floor: ${JSON.stringify(perThousand(x.floorCpu))}`);
   });
   if (statements) log(`\nPostgreSQL statements by total time (the counted rounds):\n${statements}`);
+  if (waited) log(waited);
   const median = (values: number[]): number =>
     [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   const ratio = median(rounds.map((x) => x.oursRate / x.floorRate));
