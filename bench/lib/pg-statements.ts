@@ -39,14 +39,13 @@ export async function topStatements(databaseUrl: string, limit = 12): Promise<st
     // How often a backend found the WAL buffers full and wrote them out itself, and how often
     // WAL was written and flushed, since the last reset: stalls inside statements show here.
     const wal = (
-      await db.query('SELECT wal_records, wal_buffers_full, wal_write, wal_sync FROM pg_stat_wal')
-    ).rows[0];
-    const checkpoints = (
       await db.query(
-        'SELECT num_timed + num_requested AS n, num_requested AS requested FROM pg_stat_checkpointer',
+        `SELECT w.wal_records, w.wal_buffers_full, w.wal_write, w.wal_sync,
+                c.num_timed + c.num_requested AS checkpoints, c.num_requested AS requested
+           FROM pg_stat_wal w, pg_stat_checkpointer c`,
       )
     ).rows[0];
-    const head = `WAL: ${wal.wal_records} records, buffers full ${wal.wal_buffers_full} times, ${wal.wal_write} writes, ${wal.wal_sync} syncs; checkpoints since the server started: ${checkpoints.n} (${checkpoints.requested} requested)`;
+    const head = `WAL: ${wal.wal_records} records, buffers full ${wal.wal_buffers_full} times, ${wal.wal_write} writes, ${wal.wal_sync} syncs; checkpoints since the server started: ${wal.checkpoints} (${wal.requested} requested)`;
     return [
       head,
       ...rows.map(

@@ -141,6 +141,9 @@ interface Claimed {
 /** A claimed delivery not started this long before its lease ends is left to the next claim. */
 const LEASE_MARGIN_MS = 5_000;
 
+/** How long a lane's claim holds its deliveries: one sent and not recorded waits this long. */
+export const WEBHOOK_LEASE_SECONDS = 120;
+
 /**
  * One webhook lane: until `runForMs` passes or `signal` aborts, claims the queue's due
  * deliveries in batches of `batchSize` and sends each signed (`concurrency` at a time, through
@@ -162,7 +165,7 @@ export async function runWebhookLane({
   onProgress = () => undefined,
   batchSize = 500,
   concurrency = 32,
-  leaseSeconds = 120,
+  leaseSeconds = WEBHOOK_LEASE_SECONDS,
   idlePollMs = 1000,
   recordEveryMs = 200,
   ...deps

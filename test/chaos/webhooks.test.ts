@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_LEASE_SECONDS } from '../../domain/webhooks/webhook-lane.service.js';
 import { eventually } from '../helpers/eventually.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -114,10 +115,9 @@ describe('event webhooks: endpoint down 30 s and the worker killed meanwhile', (
       [project.id],
     );
     // Each answer is recorded with its batch, just after the receiver saw it; but a batch the
-    // killed worker had sent and not yet recorded stays PENDING until its lease ends (120 s after
-    // its claim, so at most 120 s after the fault) and is then sent again (a repeat, counted once
-    // above). Every event can be at the endpoint well before that.
-    const LEASE_MS = 120_000;
+    // killed worker had sent and not yet recorded stays PENDING until its lease ends
+    // (WEBHOOK_LEASE_SECONDS after its claim, so at most that long after the fault) and is then
+    // sent again (a repeat, counted once above). Every event can be at the endpoint well before.
     const statuses = () =>
       stack.query<{ status: string; n: number }>(
         `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE project_id = $1 GROUP BY status`,
@@ -132,7 +132,7 @@ describe('event webhooks: endpoint down 30 s and the worker killed meanwhile', (
       {
         what: 'every delivery recorded SUCCEEDED',
         describe: () => JSON.stringify(seen),
-        timeoutMs: Math.max(30_000, faultAt + LEASE_MS + 30_000 - Date.now()),
+        timeoutMs: Math.max(30_000, faultAt + WEBHOOK_LEASE_SECONDS * 1000 + 30_000 - Date.now()),
       },
     );
     log(
