@@ -175,10 +175,10 @@ export const contactRoutes = () => [
     upload: { field: 'file', maxBytes: IMPORT_MAX_BYTES },
     status: 202,
     response: jobAccepted,
-    handler: async ({ em, deps, auth, ctx }) => {
+    handler: async ({ sql, deps, auth, ctx }) => {
       const file = await readUploadedFile(ctx, { field: 'file', maxBytes: IMPORT_MAX_BYTES });
       const job = await createImportJob({
-        em,
+        sql,
         engine: deps.engine,
         projectId: projectIdOf(auth),
         filename: file.filename,

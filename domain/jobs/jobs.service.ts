@@ -1,15 +1,20 @@
-import { Job, JobFile } from '../../db/entities/index.js';
+import { Job } from '../../db/entities/index.js';
+import { failJob, insertImportJob } from '../../db/sql/jobs.sql.js';
+import type { Sql } from '../../db/sql/sql.js';
 import { notFound, unavailable } from '../shared/errors.js';
 import type { Em, WorkflowEngine } from '../shared/ports.js';
+import { newId } from '../shared/ids.js';
 import { emptyJobResult } from './job-result.pure.js';
 import type { BulkJobType, JobType } from './job-type.pure.js';
 import { toJobView, type JobView } from './job-view.js';
+
+const JOB_NOT_QUEUED = 'The job could not be queued';
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const BULK_MAX_IDS = 1000;
 
 /**
- * The job row (and its file) commit first, then the durable workflow starts. If Temporal cannot
+ * The job row commits first, then the durable workflow starts. If Temporal cannot
  * take it, the job is marked FAILED and the caller told to retry: nothing is accepted that will
  * not run.
  */
@@ -20,35 +25,47 @@ async function commitAndStart(em: Em, engine: WorkflowEngine, job: Job): Promise
   } catch {
     job.status = 'FAILED';
     job.finishedAt = new Date();
-    job.result = { ...job.result, errors: [{ row: 0, message: 'The job could not be queued' }] };
+    job.result = { ...job.result, errors: [{ row: 0, message: JOB_NOT_QUEUED }] };
     await em.flush();
-    throw unavailable('The job could not be queued', 'Retry in a moment.');
+    throw unavailable(JOB_NOT_QUEUED, 'Retry in a moment.');
   }
   return toJobView(job);
 }
 
+/**
+ * The job and its file commit together (one statement), then the durable workflow starts; if
+ * Temporal cannot take it, the job is marked FAILED and the caller told to retry.
+ */
 export async function createImportJob({
-  em,
+  sql,
   engine,
   projectId,
   filename,
   content,
 }: {
-  em: Em;
+  sql: Sql;
   engine: WorkflowEngine;
   projectId: string;
   filename: string;
   content: Buffer;
-}): Promise<JobView> {
-  const job = em.create(Job, {
-    project: projectId,
-    type: 'IMPORT',
-    status: 'QUEUED',
+}): Promise<Pick<JobView, 'id' | 'status'>> {
+  const id = newId();
+  const result = emptyJobResult();
+  await insertImportJob(sql, {
+    id,
+    projectId,
     input: { filename, size: content.length },
-    result: emptyJobResult(),
+    result,
+    filename,
+    content,
   });
-  em.create(JobFile, { job, filename, content, size: content.length });
-  return commitAndStart(em, engine, job);
+  try {
+    await engine.startContactJob({ jobId: id, projectId });
+  } catch {
+    await failJob(sql, { jobId: id, message: JOB_NOT_QUEUED });
+    throw unavailable(JOB_NOT_QUEUED, 'Retry in a moment.');
+  }
+  return { id, status: 'QUEUED' };
 }
 
 export async function createBulkJob({
