@@ -107,6 +107,14 @@ export async function endImportStage(sql: Sql, stage: ImportStage): Promise<void
 }
 
 /**
+ * A batch's lock (beginImportBatch) is a transaction-level advisory lock on two int4 keys (a
+ * kind of key no other lock here uses): the run's number, wrapped into an int4, and the batch's
+ * start. `$1` of that statement and `$8` of the batch statement are the run's number.
+ */
+const runKey = (param: string): string => `(${param}::bigint % 2147483647)::int`;
+const BATCH_LOCK_RUN = runKey('$1');
+
+/**
  * Sets up the transaction of an import batch (call it first in that transaction): its commit
  * does not wait for the WAL to reach disk (a PostgreSQL crash loses the batch and the progress
  * past it together, and the batch is applied again; anything that read it commits later and so
@@ -114,20 +122,28 @@ export async function endImportStage(sql: Sql, stage: ImportStage): Promise<void
  * batch cost ~20% more to run, measured), so it must not depend on what the tables held then: it
  * reaches contacts only through its conflict arbiter, and the staged batch through its index (a
  * scan kept from when the staging table was empty would read every staged row for each batch).
+ * It also takes the batch's own lock, which the batch applied after it waits for before it
+ * reads the job's progress (applyImportBatch): start that batch only once this has returned.
  * No connection is held between batches: a worker runs many imports side by side on one pool.
  */
-export async function beginImportBatch(tx: Sql): Promise<void> {
+export async function beginImportBatch(
+  tx: Sql,
+  { stage, batchStart }: { stage: ImportStage; batchStart: number },
+): Promise<void> {
   await tx.query(
     `SELECT set_config('synchronous_commit', 'off', true),
             set_config('plan_cache_mode', 'force_generic_plan', true),
-            set_config('enable_seqscan', 'off', true)`,
+            set_config('enable_seqscan', 'off', true),
+            pg_advisory_xact_lock(${BATCH_LOCK_RUN}, $2::int)`,
+    [stage.stageNo, batchStart],
   );
 }
 
 /**
  * The statement of a batch ($1 job, $2 batch start, $3 project, $4 default `subscribed`, $5
- * source, $6 total, $7 most errors kept, $8 stage), around the CTEs that write the contacts
- * (`written`: id, subscribed, created, flipped).
+ * source, $6 total, $7 most errors kept, $8 stage, $9 start of the batch applied before it in
+ * this run, or null), around the CTEs that write the contacts (`written`: id, subscribed,
+ * created, flipped).
  */
 const applyBatchSql = (writes: string): string => `WITH batch AS (
        SELECT sheet_row, id, email, subscribed, data, occurrences, error
@@ -154,6 +170,17 @@ ${writes}     flips AS (
        SELECT sheet_row, error, row_number() OVER (ORDER BY sheet_row) AS n
          FROM batch WHERE error IS NOT NULL
      ),
+     -- Once the batch's contacts are written (it reads counts), a batch applied beside the one
+     -- before it waits for that one's transaction to end (its lock), then locks the job's row,
+     -- which reads the row's newest version: the progress that batch left, if it committed.
+     waited AS (
+       SELECT pg_advisory_xact_lock_shared(${runKey('$8')}, $9::int)::text FROM counts
+     ),
+     job AS (
+       SELECT j.processed FROM jobs j CROSS JOIN waited
+        WHERE j.id = $1 AND j.processed <= $2
+        FOR UPDATE OF j
+     ),
      progressed AS (
        UPDATE jobs j SET
          processed = $2 + k.records,
@@ -167,8 +194,8 @@ ${writes}     flips AS (
                 FROM failures f
                WHERE f.n <= $7::int - jsonb_array_length(j.result -> 'errors')),
              '[]'::jsonb))
-         FROM counts k
-        WHERE j.id = $1 AND j.processed = $2
+         FROM counts k, job
+        WHERE j.id = $1 AND job.processed = $2
        RETURNING j.processed
      )
      SELECT k.records, k.merged, k.written, (SELECT processed FROM progressed) AS processed
@@ -228,8 +255,9 @@ const INSERT_NEW = {
  * caller rolls back and runs the batch again without it); a flip of `subscribed` records
  * contact.subscribed / contact.unsubscribed. Failed rows join the job's errors up to
  * `maxErrors`. Answers the progress after the batch, or undefined when nothing of the run is
- * staged there or the job's progress no longer stands at `batchStart` (another attempt moved
- * it): the caller rolls back.
+ * staged there or the job's progress does not stand at `batchStart` once the batch before it
+ * has committed or rolled back (another attempt moved it, or that batch failed): the caller
+ * rolls back. So batches may be applied side by side and still commit in the file's order.
  */
 export async function applyImportBatch(
   sql: Sql,
@@ -242,10 +270,13 @@ export async function applyImportBatch(
     source,
     maxErrors,
     newContactsOnly,
+    previousStart,
   }: {
     stage: ImportStage;
     projectId: string;
     batchStart: number;
+    /** The batch applied before this one in this run (its transaction may still be open). */
+    previousStart: number | null;
     /** The file's records, once known (saved on the job). */
     total: number | null;
     defaultSubscribed: boolean;
@@ -271,6 +302,7 @@ export async function applyImportBatch(
       total,
       maxErrors,
       stage.stageNo,
+      previousStart,
     ],
     variant.name,
   );

@@ -37,6 +37,8 @@ const FILE_SLICE_BYTES = 256 * 1024;
  * more rows (a raised limit) keeps this much staged at a time.
  */
 const STAGED_AHEAD_ROWS = 200_000;
+/** Batches applied at once: the second writes its contacts while the first commits. */
+const APPLIED_AT_ONCE = 2;
 
 type ImportFile =
   | { kind: 'empty' }
@@ -107,30 +109,38 @@ async function readImportFile({
  * at (a retried attempt resumes after the last committed batch and counts every row once). While
  * no contact of the file has existed (`writes.newOnly`), the contacts are written with a plain
  * INSERT; the first that exists fails it whole, and from that batch on the upsert is used.
+ * `begun` is called once the batch holds its lock (the batch after it may start then); the batch
+ * before it (`previousStart`) may still be applying, and this one commits only after it.
  * Answers the progress after the batch.
  */
 async function applyBatch({
   sql,
   job,
   stage,
-  processed,
+  batchStart,
+  previousStart,
   total,
   writes,
+  begun,
 }: {
   sql: Sql;
   job: JobRow;
   stage: ImportStage;
-  processed: number;
+  batchStart: number;
+  previousStart: number | null;
   total: number | null;
   writes: { newOnly: boolean };
+  begun: () => void;
 }): Promise<number> {
   const apply = (): Promise<number> =>
     sql.transaction(async (tx) => {
-      await beginImportBatch(tx);
+      await beginImportBatch(tx, { stage, batchStart });
+      begun();
       const after = await applyImportBatch(tx, {
         stage,
         projectId: job.project_id,
-        batchStart: processed,
+        batchStart,
+        previousStart,
         total,
         maxErrors: MAX_REPORTED_JOB_ERRORS,
         newContactsOnly: writes.newOnly,
@@ -138,7 +148,7 @@ async function applyBatch({
       });
       if (after === undefined)
         throw new JobProgressConflict(
-          `Job ${job.id}: nothing of this run to apply at ${processed}`,
+          `Job ${job.id}: nothing of this run to apply at ${batchStart}`,
         );
       return after;
     });
@@ -167,10 +177,21 @@ function signal(): { changed: () => void; wait: () => Promise<void> } {
   };
 }
 
+/** A batch being applied: where it starts, when it holds its lock, how it ended (never rejects). */
+interface Applying {
+  batchStart: number;
+  holdsLock: Promise<void>;
+  outcome: Promise<{ after: number } | { error: unknown }>;
+}
+
 /**
  * Stages the file's batches (committed one by one) while applying those already staged, each
  * in a transaction of its own from the pool: parsing and COPY into import_rows overlap the
- * set-based writes to contacts.
+ * set-based writes to contacts, and two batches are applied at once (the second writes its
+ * contacts while the first commits; their commits stay in the file's order). A batch that fails
+ * is applied once more when no batch before it is left (a batch beside one that failed fails
+ * too: the progress it needs was not made), and the run goes on one batch at a time; failing
+ * again, it fails the run.
  * Staging stays at most STAGED_AHEAD_ROWS ahead. Answers the job's final progress and total.
  */
 async function stageAndApply({
@@ -195,6 +216,8 @@ async function stageAndApply({
   let stagingDone = false;
   let failure: { error: unknown } | undefined;
   const progressed = signal();
+  // Staged batches not begun yet, by their first record.
+  const stagedStarts: number[] = [];
 
   const staging = (async () => {
     try {
@@ -204,6 +227,7 @@ async function stageAndApply({
         if (!(await stageImportRows(sql, { stage, text: batch.text })))
           throw new JobProgressConflict(`Job ${job.id}: another run took over its staging`);
         staged = batch.batchStart + batch.records;
+        stagedStarts.push(batch.batchStart);
         progressed.changed();
       }
       stagingDone = true;
@@ -214,15 +238,46 @@ async function stageAndApply({
     }
   })();
 
+  const writes = { newOnly: true };
+  // Oldest first; a batch begins once the one before it (the last here) holds its lock.
+  const applying: Applying[] = [];
+  // One at a time after a batch failed: a contact in two batches side by side can deadlock them
+  // (each waits for the other), which PostgreSQL ends after deadlock_timeout (1 s by default).
+  let atOnce = APPLIED_AT_ONCE;
+  const begin = (batchStart: number, previousStart: number | null): Applying => {
+    let begun = (): void => undefined;
+    const holdsLock = new Promise<void>((resolve) => (begun = resolve));
+    const total = knownTotal ?? file.counted.total;
+    const outcome = applyBatch({ sql, job, stage, batchStart, previousStart, total, writes, begun })
+      .then(
+        (after) => ({ after }),
+        (error: unknown) => ({ error }),
+      )
+      .finally(begun);
+    return { batchStart, holdsLock, outcome };
+  };
+
   try {
-    const writes = { newOnly: true };
     for (;;) {
-      if (processed < staged) {
-        const total = knownTotal ?? file.counted.total;
-        processed = await applyBatch({ sql, job, stage, processed, total, writes });
-        knownTotal = total;
+      if (applying.length < atOnce && stagedStarts.length > 0) {
+        const previous = applying.at(-1);
+        if (previous) await previous.holdsLock;
+        applying.push(begin(stagedStarts.shift() as number, previous?.batchStart ?? null));
+        continue;
+      }
+      const oldest = applying.shift();
+      if (oldest) {
+        let outcome = await oldest.outcome;
+        if ('error' in outcome) {
+          atOnce = 1;
+          const again = begin(oldest.batchStart, null);
+          outcome = await again.outcome;
+        }
+        if ('error' in outcome) throw outcome.error;
+        processed = outcome.after;
+        knownTotal ??= file.counted.total;
         progressed.changed();
-        heartbeat({ processed, total });
+        heartbeat({ processed, total: knownTotal });
         continue;
       }
       if (failure) throw failure.error;
@@ -234,6 +289,7 @@ async function stageAndApply({
     throw error;
   } finally {
     progressed.changed();
+    await Promise.all(applying.map((a) => a.outcome));
     await staging;
   }
   return { processed, total: file.counted.total ?? processed };
