@@ -4,7 +4,7 @@ import { completeJob, failJob, startJob, type JobRow } from '../../db/sql/jobs.s
 import type { Sql } from '../../db/sql/sql.js';
 import type { JobResult } from './job-result.pure.js';
 import { FINISHED_JOB_STATUSES } from './job-status.pure.js';
-import { runImport, type Heartbeat } from './run-import.js';
+import { runImport, type Heartbeat, type ImportsRunning } from './run-import.js';
 
 /** Subscribe, unsubscribe or delete up to 1000 contacts, in one transaction with the job's result. */
 async function runBulk(sql: Sql, job: JobRow): Promise<void> {
@@ -44,15 +44,16 @@ export async function runContactJob(run: {
   jobId: string;
   heartbeat: Heartbeat;
   batchSize: number;
+  imports: ImportsRunning;
 }): Promise<void> {
-  const { sql, jobId, heartbeat, batchSize } = run;
+  const { sql, jobId, heartbeat, batchSize, imports } = run;
   const job = await startJob(sql, { jobId });
   if (!job || FINISHED_JOB_STATUSES.includes(job.status)) {
     // An import that ended (or whose project went) while a run had rows staged.
     await clearImportStaging(sql, { jobId });
     return;
   }
-  if (job.type === 'IMPORT') await runImport({ sql, job, heartbeat, batchSize });
+  if (job.type === 'IMPORT') await runImport({ sql, job, heartbeat, batchSize, imports });
   else await runBulk(sql, job);
 }
 

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Sql } from '../../db/sql/sql.js';
 import { failContactJob, runContactJob } from '../../domain/jobs/run-contact-job.js';
+import type { ImportsRunning } from '../../domain/jobs/run-import.js';
 
 const HEARTBEAT_EVERY_MS = 1000;
 
@@ -11,6 +12,7 @@ export function createContactJobActivities({
   sql: Sql;
   importBatchSize: number;
 }) {
+  const imports: ImportsRunning = { count: 0 };
   return {
     async runContactJob(jobId: string): Promise<void> {
       const context = Context.current();
@@ -26,6 +28,7 @@ export function createContactJobActivities({
           context.heartbeat(progress);
         },
         batchSize: importBatchSize,
+        imports,
       });
     },
     async failContactJob(jobId: string, message: string): Promise<void> {
