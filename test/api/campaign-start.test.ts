@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../runtime/embedded/free-port.js';
+import { withApiWithoutTemporal } from '../helpers/api-without-temporal.js';
 import { createCampaign, importContacts, waitForCampaign } from '../helpers/campaigns.js';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { uniqueDomain, verifiedDomain } from '../helpers/domains.js';
-import { createClient } from '../helpers/http.js';
-import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startSendingStack } from '../helpers/sending-stack.js';
 import type { TestStack } from '../helpers/stack.js';
@@ -35,17 +33,7 @@ describe('starting a campaign send', () => {
       audienceType: 'ALL',
     });
 
-    // A second API process of the same installation whose Temporal address leads nowhere.
-    const port = await freePort();
-    const api = runEntryPoint('runtime/api.ts', {
-      ...stack.env,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
-    });
-    try {
-      await api.waitForOutput(/"msg":"api listening"/, 90_000);
-      const cut = createClient(`http://127.0.0.1:${port}`);
+    await withApiWithoutTemporal(stack, async (cut) => {
       for (const body of [{}, { scheduledFor: new Date(Date.now() + 60_000).toISOString() }]) {
         const res = await cut.post(`/campaigns/${campaign.id}/send`, { ...sk, body });
         expect(res.status, res.text).toBe(503);
@@ -53,9 +41,7 @@ describe('starting a campaign send', () => {
         const now = await stack.api.get(`/campaigns/${campaign.id}`, sk);
         expect(now.body.data).toMatchObject({ status: 'DRAFT', scheduledAt: null });
       }
-    } finally {
-      await api.stop();
-    }
+    });
 
     const sent = await stack.api.post(`/campaigns/${campaign.id}/send`, { ...sk, body: {} });
     expect(sent.status, sent.text).toBeLessThan(300);

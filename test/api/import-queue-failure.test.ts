@@ -1,9 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../runtime/embedded/free-port.js';
-import { createClient } from '../helpers/http.js';
+import { withApiWithoutTemporal } from '../helpers/api-without-temporal.js';
 import { waitForJob } from '../helpers/jobs.js';
-import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 
@@ -47,16 +45,7 @@ describe('an import upload', () => {
 
   it('answers 503 and leaves its job FAILED when Temporal cannot be reached', async () => {
     const { sk, project } = await projectFixture(stack.api);
-    const port = await freePort();
-    const api = runEntryPoint('runtime/api.ts', {
-      ...stack.env,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
-    });
-    try {
-      await api.waitForOutput(/"msg":"api listening"/, 90_000);
-      const cut = createClient(`http://127.0.0.1:${port}`);
+    await withApiWithoutTemporal(stack, async (cut) => {
       const res = await cut.upload('/contacts/import', {
         field: 'file',
         content: csv,
@@ -64,9 +53,7 @@ describe('an import upload', () => {
       });
       expect(res.status, res.text).toBe(503);
       expect(res.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    } finally {
-      await api.stop();
-    }
+    });
     const jobs = await db.query<{ status: string; result: { errors: unknown[] } }>(
       'SELECT status, result FROM jobs WHERE project_id = $1',
       [project.id],

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../runtime/embedded/free-port.js';
+import { withApiWithoutTemporal } from '../helpers/api-without-temporal.js';
 import { withDatabase } from '../helpers/database.js';
-import { createClient } from '../helpers/http.js';
-import { runEntryPoint } from '../helpers/processes.js';
 import { projectFixture } from '../helpers/project-fixture.js';
 import { startStack, type TestStack } from '../helpers/stack.js';
 import { eventually } from '../helpers/eventually.js';
@@ -121,20 +119,8 @@ describe('a segment compute survives its worker', () => {
         trackMembership: true,
       },
     });
-    // A second API process of the same installation whose Temporal address leads nowhere.
-    const port = await freePort();
-    const api = runEntryPoint('runtime/api.ts', {
-      ...stack.env,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
-    });
-    try {
-      await api.waitForOutput(/"msg":"api listening"/, 90_000);
-      const res = await createClient(`http://127.0.0.1:${port}`).post(
-        `/segments/${created.body.id}/compute`,
-        sk,
-      );
+    await withApiWithoutTemporal(stack, async (cut) => {
+      const res = await cut.post(`/segments/${created.body.id}/compute`, sk);
       expect(res.status, res.text).toBe(503);
       expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
       const computes = await withDatabase(
@@ -147,8 +133,6 @@ describe('a segment compute survives its worker', () => {
           ).rows[0].n,
       );
       expect(computes).toBe(0);
-    } finally {
-      await api.stop();
-    }
+    });
   }, 120_000);
 });
