@@ -253,7 +253,7 @@ async function stageAndApply({
   const writes = { newOnly: true };
   // Oldest first; a batch begins once the one before it (the last here) holds its lock.
   const applying: Applying[] = [];
-  // One at a time after a batch failed: a contact in two batches side by side can deadlock them
+  // One at a time once a batch failed: a contact in two batches side by side can deadlock them
   // (each waits for the other), which PostgreSQL ends after deadlock_timeout (1 s by default).
   let failedOnce = false;
   const atOnce = (): number => (failedOnce || imports.count > 1 ? 1 : APPLIED_AT_ONCE);
@@ -264,7 +264,10 @@ async function stageAndApply({
     const outcome = applyBatch({ sql, job, stage, batchStart, previousStart, total, writes, begun })
       .then(
         (after) => ({ after }),
-        (error: unknown) => ({ error }),
+        (error: unknown) => {
+          failedOnce = true;
+          return { error };
+        },
       )
       .finally(begun);
     return { batchStart, holdsLock, outcome };
@@ -275,16 +278,21 @@ async function stageAndApply({
       if (applying.length < atOnce() && stagedStarts.length > 0) {
         const previous = applying.at(-1);
         if (previous) await previous.holdsLock;
-        applying.push(begin(stagedStarts.shift() as number, previous?.batchStart ?? null));
+        // A batch may have failed meanwhile: then none begins beside another.
+        if (applying.length < atOnce())
+          applying.push(begin(stagedStarts.shift() as number, previous?.batchStart ?? null));
         continue;
       }
       const oldest = applying.shift();
       if (oldest) {
         let outcome = await oldest.outcome;
         if ('error' in outcome) {
-          failedOnce = true;
-          const again = begin(oldest.batchStart, null);
-          outcome = await again.outcome;
+          // The batches begun after it end first (they fail: the progress they need was not
+          // made), so that it is applied again alone; then each of them again, in turn.
+          const later = applying.splice(0);
+          await Promise.all(later.map((a) => a.outcome));
+          stagedStarts.unshift(...later.map((a) => a.batchStart));
+          outcome = await begin(oldest.batchStart, null).outcome;
         }
         if ('error' in outcome) throw outcome.error;
         processed = outcome.after;
