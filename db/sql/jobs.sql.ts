@@ -42,7 +42,7 @@ export async function insertImportJob(
     `WITH job AS (
        INSERT INTO jobs (id, project_id, type, status, input, processed, result, created_at)
        VALUES ($1, $2, 'IMPORT', 'QUEUED', $3::jsonb, 0, $4::jsonb, now())
-       RETURNING id, created_at)
+       RETURNING id)
      INSERT INTO job_files (job_id, filename, content, size)
      SELECT id, $5, $6, $7 FROM job`,
     [

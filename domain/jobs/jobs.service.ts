@@ -50,12 +50,11 @@ export async function createImportJob({
   content: Buffer;
 }): Promise<Pick<JobView, 'id' | 'status'>> {
   const id = newId();
-  const result = emptyJobResult();
   await insertImportJob(sql, {
     id,
     projectId,
     input: { filename, size: content.length },
-    result,
+    result: emptyJobResult(),
     filename,
     content,
   });
