@@ -32,6 +32,7 @@ import { Migration20261211100000_webhook_delivery_leases } from './Migration2026
 import { Migration20261212100000_event_outbox_interest } from './Migration20261212100000_event_outbox_interest.js';
 import { Migration20261213100000_email_event_hours_unfolded } from './Migration20261213100000_email_event_hours_unfolded.js';
 import { Migration20261214100000_campaign_figures } from './Migration20261214100000_campaign_figures.js';
+import { Migration20261215100000_uuid_v7_at } from './Migration20261215100000_uuid_v7_at.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121102419_foundation', class: Migration20261121102419_foundation },
@@ -115,4 +116,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261214100000_campaign_figures',
     class: Migration20261214100000_campaign_figures,
   },
+  { name: 'Migration20261215100000_uuid_v7_at', class: Migration20261215100000_uuid_v7_at },
 ];

@@ -50,8 +50,10 @@ function feedWhere(filter: ActivityFilter, params: unknown[], byName = false): s
 }
 
 /**
- * A page of the feed, newest first: events ids are UUIDv7 (time-ordered), so the keyset is the
- * id alone. Each item comes with its contact's address and its campaign's or workflow's name.
+ * A page of the feed, newest first: events ids are UUIDv7 made for the event's own time
+ * (`uuid_generate_v7(now())`), so the keyset is the id alone and times never rise down a page
+ * (an inbound message's id is minted on receipt, a moment before its row). Each item comes with
+ * its contact's address and its campaign's or workflow's name.
  */
 export async function listActivityRows(
   sql: Sql,

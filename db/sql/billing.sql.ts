@@ -258,7 +258,7 @@ async function recordLimitWarning(
           AND warned_at IS NULL
         RETURNING 1)
      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     SELECT uuid_generate_v7(), $1, NULL, $6::text,
+     SELECT uuid_generate_v7(now()), $1, NULL, $6::text,
             jsonb_build_object('category', $2::text, 'periodStart', $3::text, 'used', $4::int,
                                'cap', $5::int, 'share', $7::float8),
             now()

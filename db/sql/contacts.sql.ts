@@ -196,7 +196,7 @@ export async function setSubscriptionById(
      ),
      recorded AS (
        INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT uuid_generate_v7(), project_id, id,
+       SELECT uuid_generate_v7(now()), project_id, id,
               CASE WHEN $1 THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
               jsonb_build_object('source', $4::text), now()
          FROM flipped

@@ -251,7 +251,7 @@ const EMAIL_EVENT_COLUMNS =
  */
 const insertEmailEventSql = ({ from, name, data }: { from: string; name: string; data?: string }) =>
   `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     SELECT uuid_generate_v7(), project_id, contact_id, '${name}',
+     SELECT uuid_generate_v7(now()), project_id, contact_id, '${name}',
             jsonb_strip_nulls(jsonb_build_object('emailId', id, 'messageId', message_id,
               'subject', subject, 'templateId', template_id, 'workflowId', workflow_id,
               'executionId', execution_id, 'campaignId', campaign_id${data ? `, ${data}` : ''})), now()

@@ -138,7 +138,7 @@ export async function insertEvent(
 ): Promise<void> {
   await sql.query(
     `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-     VALUES (uuid_generate_v7(), $1, $2, $3, $4, now())`,
+     VALUES (uuid_generate_v7(now()), $1, $2, $3, $4, now())`,
     [projectId, contactId, name, JSON.stringify(data)],
   );
 }

@@ -152,7 +152,7 @@ const applyBatchSql = (writes: string): string => `WITH batch AS (
      input AS (SELECT id, email, subscribed, data, occurrences FROM batch WHERE error IS NULL),
 ${writes}     flips AS (
        INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT uuid_generate_v7(), $3, w.id,
+       SELECT uuid_generate_v7(now()), $3, w.id,
               CASE WHEN w.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END,
               jsonb_build_object('source', $5::text), now()
          FROM written w

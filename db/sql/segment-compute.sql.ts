@@ -110,9 +110,9 @@ export async function computeBatch(
           RETURNING m.contact_id),
        recorded AS (
          INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-         SELECT uuid_generate_v7(), ${p(2)}, contact_id, ${p(6)}, ${p(8)}::jsonb, now() FROM joined
+         SELECT uuid_generate_v7(now()), ${p(2)}, contact_id, ${p(6)}, ${p(8)}::jsonb, now() FROM joined
          UNION ALL
-         SELECT uuid_generate_v7(), ${p(2)}, contact_id, ${p(7)}, ${p(8)}::jsonb, now() FROM left_)
+         SELECT uuid_generate_v7(now()), ${p(2)}, contact_id, ${p(7)}, ${p(8)}::jsonb, now() FROM left_)
        UPDATE segment_computes
           SET after_contact_id = coalesce(${p(5)}::uuid, '${LAST_ID}'),
               added = added + (SELECT count(*) FROM joined),
